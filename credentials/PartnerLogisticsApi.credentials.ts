@@ -1,0 +1,103 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+export class PartnerLogisticsApi implements ICredentialType {
+	name = 'partnerLogisticsApi';
+
+	displayName = 'Partner Logistics API';
+
+	icon: Icon = {
+		light: 'file:../icons/partnerLogistics.svg',
+		dark: 'file:../icons/partnerLogistics.dark.svg',
+	};
+
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-partner-logistics#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. https://logistics.example.com/api/v1',
+			hint: 'The API address from your partner onboarding, ending in /api/v1. A trailing slash is fine.',
+			description: 'Address of the Partner Logistics API including the version prefix /api/v1',
+		},
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			hint: 'Organization API key from the partner portal. It is sent as the X-SVC-API-Key header.',
+		},
+		{
+			displayName: 'Webhook Signing Secret',
+			name: 'webhookSigningSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			placeholder: 'e.g. whsec_...',
+			hint: 'Only needed by the Partner Logistics Trigger: the secret the portal shows for your webhook endpoint',
+		},
+		{
+			displayName: 'Previous Signing Secret',
+			name: 'previousWebhookSigningSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			hint: 'While rotating the webhook secret, put the old one here so events signed with either are accepted. Clear it once rotation is done.',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				'X-SVC-API-Key': '={{$credentials.apiKey}}',
+			},
+		},
+	};
+
+	// n8n turns a failed response into these messages in the credential dialog.
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/partner-api/hubs',
+			method: 'GET',
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'The API key was refused (401). Copy the key again from the partner portal; it may have been rotated or revoked.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message:
+						'The API key is valid but may not list hubs (403). Ask your Partner Logistics contact to enable it for this organization.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message:
+						'Nothing answers at this Base URL (404). Check that it is the API address and ends in /api/v1.',
+				},
+			},
+		],
+	};
+}

@@ -1,0 +1,13 @@
+// Unit and engine tests (npm test). The end-to-end suite against real n8n has its own config.
+/** @type {import('jest').Config} */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	// test/e2e/runtime holds a whole n8n install: keep jest from crawling it.
+	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
+	modulePathIgnorePatterns: ['<rootDir>/test/e2e/runtime/'],
+	watchPathIgnorePatterns: ['<rootDir>/test/e2e/runtime/'],
+	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] },
+	testTimeout: 30_000,
+};

@@ -1,0 +1,87 @@
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecutePaginationFunctions,
+	INodeExecutionData,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { retryDelayMs } from './retry';
+import { readListPage, toItems } from './response';
+
+export const DEFAULT_MAX_RETRIES = 3;
+/** A safety stop for Return All, should an API keep handing out cursors. */
+const MAX_PAGES = 1000;
+
+/**
+ * Wraps every request of the node. n8n's declarative engine has one hook around the HTTP call,
+ * `requestOperations.pagination`; each operation turns it on (`send.paginate`), so this is where
+ * 429/503 are retried (same options, so the same Idempotency-Key), where responses become items
+ * and where Return All follows a cursor when a list response reveals one.
+ */
+export async function sendRequest(
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[]> {
+	const options = this.getNodeParameter('options', {}) as IDataObject;
+	const maxRetries = Number(options.maxRetries ?? DEFAULT_MAX_RETRIES);
+	const send = async (data: DeclarativeRestApiSettings.ResultOptions) =>
+		await withRetries(this, async () => await this.makeRoutingRequest(data), maxRetries);
+
+	if (this.getNodeParameter('returnAll', false) !== true) return toItems(await send(requestData));
+
+	const all: INodeExecutionData[] = [];
+	const seen = new Set<string>();
+	let data = requestData;
+	for (let page = 0; page < MAX_PAGES; page++) {
+		const [first] = await send(data);
+		const { items, cursor } = readListPage(first?.json);
+		all.push(...items.map((json) => ({ json })));
+		if (cursor === undefined || seen.has(cursor)) break;
+		seen.add(cursor);
+		const qs = { ...(data.options.qs ?? {}), cursor };
+		data = { ...data, options: { ...data.options, qs } };
+	}
+	return all;
+}
+
+async function withRetries<T>(
+	context: IExecutePaginationFunctions,
+	attempt: () => Promise<T>,
+	maxRetries: number,
+): Promise<T> {
+	for (let retry = 0; ; retry++) {
+		try {
+			return await attempt();
+		} catch (error) {
+			const delay =
+				error instanceof NodeApiError
+					? retryDelayMs({
+							status: Number(error.httpCode),
+							retryAfter: error.context.retryAfter as string | undefined,
+							attempt: retry,
+							maxRetries,
+						})
+					: null;
+			if (delay === null) throw finalError(context, error, retry);
+			await sleep(delay);
+		}
+	}
+}
+
+/** The error to stop with: n8n's own error types pass, anything else is wrapped as an API error. */
+function finalError(context: IExecutePaginationFunctions, error: unknown, retries: number) {
+	if (error instanceof NodeOperationError) return error;
+	const apiError =
+		error instanceof NodeApiError
+			? error
+			: new NodeApiError(context.getNode(), error as JsonObject, {
+					itemIndex: context.getItemIndex(),
+				});
+	if (retries > 0) {
+		const note = `Gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'}.`;
+		apiError.description = [apiError.description, note].filter(Boolean).join(' ');
+	}
+	return apiError;
+}

@@ -1,0 +1,231 @@
+// The operator's side and the test controls, in process. The HTTP admin routes call these too.
+import type { SandboxCore, Settings } from './core';
+import { ApiError, conflict } from './errors';
+import { CURRENCY, HUBS } from './fixtures';
+import type { FaultInjector } from './faults';
+import type { OrgState, PaymentRecord, Payable, Quotation, OrgData } from './store';
+import type { FaultPlan, OrgId, QuotationInput, SandboxAdmin } from './types';
+import { haulageQuotationView, paymentView, quoteRequestView } from './views';
+
+export interface SandboxState {
+	A: OrgState;
+	B: OrgState;
+	settings: Settings;
+	faults: ReturnType<FaultInjector['view']>;
+	/** Stored or in-flight idempotency keys, both orgs together. */
+	idempotencyKeys: number;
+}
+
+const DEFAULT_AMOUNT = { goBulk: 185_000, haul: 650_000 };
+
+function adminNotFound(what: string, id: string): ApiError {
+	return new ApiError(404, 'NOT_FOUND', `${what} ${id} does not exist in the sandbox.`);
+}
+
+function badInput(field: string, message: string): ApiError {
+	return new ApiError(400, 'VALIDATION_ERROR', message, { field });
+}
+
+function makeQuotation(
+	input: QuotationInput,
+	defaultAmount: number,
+	defaultTtlMs: number,
+): Quotation {
+	const {
+		amount = defaultAmount,
+		currency = CURRENCY,
+		creditTerms = false,
+		ttlMs = defaultTtlMs,
+	} = input;
+	if (typeof amount !== 'number' || !(amount > 0))
+		throw badInput('amount', 'amount must be a positive number.');
+	if (typeof currency !== 'string' || !currency)
+		throw badInput('currency', 'currency must be a string.');
+	if (typeof creditTerms !== 'boolean')
+		throw badInput('creditTerms', 'creditTerms must be a boolean.');
+	if (typeof ttlMs !== 'number' || !(ttlMs >= 0))
+		throw badInput('ttlMs', 'ttlMs must be a number >= 0.');
+	const now = Date.now();
+	return { amount, currency, creditTerms, issuedAt: now, expiresAt: now + ttlMs };
+}
+
+function payableOf(org: OrgData, payment: PaymentRecord): Payable | undefined {
+	if (payment.resourceType === 'BOOKING') return org.bookings.get(payment.resourceId);
+	if (payment.resourceType === 'QUOTE_REQUEST') return org.quoteRequests.get(payment.resourceId);
+	return org.haulageQuotations.get(payment.resourceId);
+}
+
+function validateFaultPlan(plan: FaultPlan): void {
+	for (const rule of plan.failNext ?? []) {
+		if (![500, 502, 503, 429].includes(rule.status)) {
+			throw badInput(
+				'failNext.status',
+				`failNext status must be 500, 502, 503 or 429; got ${rule.status}.`,
+			);
+		}
+		if (rule.times !== undefined && !(Number.isInteger(rule.times) && rule.times >= 1)) {
+			throw badInput('failNext.times', 'failNext times must be a whole number >= 1.');
+		}
+	}
+	for (const field of ['rate500', 'rate503'] as const) {
+		const rate = plan[field];
+		if (rate !== undefined && !(typeof rate === 'number' && rate >= 0 && rate <= 1)) {
+			throw badInput(field, `${field} must be a probability from 0 to 1.`);
+		}
+	}
+	for (const field of ['dropAfterCommit', 'delayMs'] as const) {
+		const n = plan[field];
+		if (n !== undefined && !(typeof n === 'number' && n >= 0)) {
+			throw badInput(field, `${field} must be a number >= 0.`);
+		}
+	}
+}
+
+export function createAdmin(core: SandboxCore): SandboxAdmin {
+	const { store } = core;
+
+	function finishPayment(reference: string, outcome: 'SUCCEEDED' | 'FAILED') {
+		const found = store.find('payments', reference);
+		if (!found) throw adminNotFound('Payment', reference);
+		const payment = found.record;
+		if (payment.status !== 'PENDING') {
+			throw conflict('PAYMENT_NOT_PENDING', `Payment ${reference} is already ${payment.status}.`);
+		}
+		const now = Date.now();
+		payment.status = outcome;
+		payment.updatedAt = now;
+		const target = payableOf(store.orgs[found.org], payment);
+		if (target) {
+			target.paymentStatus = outcome === 'SUCCEEDED' ? 'PAID' : 'FAILED';
+			target.updatedAt = now;
+		}
+		if (outcome === 'SUCCEEDED' && payment.resourceType === 'BOOKING') {
+			const booking = store.orgs[found.org].bookings.get(payment.resourceId);
+			if (booking) booking.status = 'CONFIRMED';
+		}
+		return paymentView(payment);
+	}
+
+	return {
+		issueQuoteRequestQuotation(id, input = {}) {
+			const found = store.find('quoteRequests', id);
+			if (!found) throw adminNotFound('Quote request', id);
+			const r = found.record;
+			if (
+				r.status === 'CREDIT_ACCEPTED' ||
+				r.paymentStatus === 'PENDING' ||
+				r.paymentStatus === 'PAID'
+			) {
+				throw conflict(
+					'INVALID_STATE',
+					`Quote request ${id} is already committed; it cannot be re-quoted.`,
+				);
+			}
+			r.quotation = makeQuotation(input, DEFAULT_AMOUNT.goBulk, core.settings.quoteTtlMs);
+			r.status = 'QUOTED';
+			r.updatedAt = Date.now();
+			return quoteRequestView(r);
+		},
+
+		issueHaulageQuotation(id, input = {}) {
+			const found = store.find('haulageQuotations', id);
+			if (!found) throw adminNotFound('Haulage quotation', id);
+			const h = found.record;
+			if (h.status !== 'REQUESTED' && h.status !== 'QUOTED') {
+				throw conflict(
+					'INVALID_STATE',
+					`Haulage quotation ${id} is ${h.status}; it cannot be re-quoted.`,
+				);
+			}
+			h.quotation = makeQuotation(input, DEFAULT_AMOUNT.haul, core.settings.quoteTtlMs);
+			h.status = 'QUOTED';
+			h.updatedAt = Date.now();
+			return haulageQuotationView(h);
+		},
+
+		assignHaulage(quotationId) {
+			const found = store.find('haulageQuotations', quotationId);
+			if (!found) throw adminNotFound('Haulage quotation', quotationId);
+			const h = found.record;
+			if (h.status !== 'ACCEPTED' && h.status !== 'CREDIT_ACCEPTED') {
+				throw conflict(
+					'INVALID_STATE',
+					`Haulage quotation ${quotationId} is ${h.status}; assign a truck after the partner accepted, paid or accepted credit.`,
+				);
+			}
+			const org = store.orgs[found.org];
+			const now = Date.now();
+			const assignmentId = store.nextId('asg');
+			const tripId = store.nextId('trip');
+			const depot = HUBS[0];
+			org.truckAssignments.set(assignmentId, {
+				assignmentId,
+				tripId,
+				quotationId,
+				status: 'ASSIGNED',
+				truck: {
+					plateNumber: `LAG-${assignmentId.split('_')[1]}-TRK`,
+					type: 'FLATBED',
+					capacityTonnes: 30,
+				},
+				driver: { name: 'Sandbox Driver', phone: '+2348000000001' },
+				lastPosition: { latitude: depot.latitude, longitude: depot.longitude, recordedAt: now },
+				createdAt: now,
+			});
+			org.trips.set(tripId, {
+				tripId,
+				assignmentId,
+				quotationId,
+				status: 'SCHEDULED',
+				origin: h.details.origin ?? h.details.pickupAddress ?? null,
+				destination: h.details.destination ?? h.details.dropoffAddress ?? null,
+				scheduledDepartureAt: now + 3_600_000,
+				estimatedArrivalAt: now + 10 * 3_600_000,
+				createdAt: now,
+			});
+			Object.assign(h, { status: 'ASSIGNED', assignmentId, tripId, updatedAt: now });
+			return { assignmentId, tripId };
+		},
+
+		settlePayment: (reference) => finishPayment(reference, 'SUCCEEDED'),
+		failPayment: (reference) => finishPayment(reference, 'FAILED'),
+
+		setCredit(org: OrgId, enabled: boolean) {
+			if (org !== 'A' && org !== 'B') throw badInput('org', 'org must be A or B.');
+			if (typeof enabled !== 'boolean') throw badInput('enabled', 'enabled must be a boolean.');
+			store.orgs[org].creditEnabled = enabled;
+		},
+
+		setFaults(plan: FaultPlan) {
+			validateFaultPlan(plan);
+			core.faults.set(plan);
+		},
+
+		setRateLimit(perSecond: number | null) {
+			if (perSecond !== null && !(Number.isInteger(perSecond) && perSecond >= 1)) {
+				throw badInput('perSecond', 'perSecond must be a whole number >= 1, or null for no limit.');
+			}
+			core.settings.rateLimitPerSecond = perSecond;
+			core.limiter.reset(perSecond);
+		},
+
+		setQuoteTtl(ms: number) {
+			if (typeof ms !== 'number' || !(ms >= 0)) throw badInput('ms', 'ms must be a number >= 0.');
+			core.settings.quoteTtlMs = ms;
+		},
+
+		state(): SandboxState {
+			return {
+				A: store.snapshot('A'),
+				B: store.snapshot('B'),
+				settings: { ...core.settings },
+				faults: core.faults.view(),
+				idempotencyKeys: core.idempotency.size,
+			};
+		},
+
+		sendWebhook: (options) => core.webhooks.send(options),
+
+		reset: () => core.reset(),
+	};
+}

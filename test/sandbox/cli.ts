@@ -1,0 +1,103 @@
+// npm run sandbox [-- --port 4010 --rate-limit 5 --quote-ttl-ms 60000 --keys-file keys.json --json]
+// With --json, stdout carries exactly one JSON line (for programs that start this as a child
+// process) and the human-readable block goes to stderr.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+import { type ListShape, type SandboxKeys, startSandbox } from './index';
+
+const USAGE = `Usage: ts-node --transpile-only test/sandbox/cli.ts [options]
+  --port N            port on 127.0.0.1 (env SANDBOX_PORT; default random)
+  --rate-limit N      requests per second per key (env SANDBOX_RATE_LIMIT; default none)
+  --quote-ttl-ms N    quote validity (env SANDBOX_QUOTE_TTL_MS; default 900000)
+  --keys-file F       JSON {full, noSupport, readOnly, otherOrg} (or env SANDBOX_KEYS_JSON)
+  --admin-token T     (env SANDBOX_ADMIN_TOKEN; default random)
+  --list-shape S      array | cursor (env SANDBOX_LIST_SHAPE; default array)
+  --seed N            seed for random fault rates
+  --json              one JSON line on stdout, the human block on stderr`;
+
+function numberOption(value: string | undefined, name: string): number | undefined {
+	if (value === undefined || value === '') return undefined;
+	const n = Number(value);
+	if (!Number.isFinite(n))
+		throw new Error(`${name} must be a number; got ${JSON.stringify(value)}`);
+	return n;
+}
+
+function readKeys(file: string | undefined): Partial<SandboxKeys> | undefined {
+	const json = file ? readFileSync(file, 'utf8') : process.env.SANDBOX_KEYS_JSON;
+	return json ? (JSON.parse(json) as Partial<SandboxKeys>) : undefined;
+}
+
+async function main() {
+	const { values } = parseArgs({
+		options: {
+			port: { type: 'string' },
+			'rate-limit': { type: 'string' },
+			'quote-ttl-ms': { type: 'string' },
+			'keys-file': { type: 'string' },
+			'admin-token': { type: 'string' },
+			'list-shape': { type: 'string' },
+			seed: { type: 'string' },
+			json: { type: 'boolean', default: false },
+			help: { type: 'boolean', default: false },
+		},
+	});
+	if (values.help) {
+		console.log(USAGE);
+		return;
+	}
+	const env = process.env;
+	const sandbox = await startSandbox({
+		port: numberOption(values.port ?? env.SANDBOX_PORT, '--port'),
+		rateLimitPerSecond:
+			numberOption(values['rate-limit'] ?? env.SANDBOX_RATE_LIMIT, '--rate-limit') ?? null,
+		quoteTtlMs: numberOption(values['quote-ttl-ms'] ?? env.SANDBOX_QUOTE_TTL_MS, '--quote-ttl-ms'),
+		keys: readKeys(values['keys-file']),
+		adminToken: values['admin-token'] ?? env.SANDBOX_ADMIN_TOKEN,
+		listShape: (values['list-shape'] ?? env.SANDBOX_LIST_SHAPE) as ListShape | undefined,
+		seed: numberOption(values.seed, '--seed'),
+	});
+
+	const info = {
+		url: sandbox.url,
+		origin: sandbox.origin,
+		keys: sandbox.keys,
+		adminToken: sandbox.adminToken,
+		savedCards: sandbox.savedCards,
+		hubs: sandbox.hubs,
+	};
+	const human = [
+		'Partner Logistics sandbox is running',
+		`  Base URL (credential):   ${info.url}`,
+		`  Org A, full access:      ${info.keys.full}`,
+		`  Org A, no support:*:     ${info.keys.noSupport}`,
+		`  Org A, read only:        ${info.keys.readOnly}`,
+		`  Org B, full access:      ${info.keys.otherOrg}`,
+		`  Admin token:             ${info.adminToken}  (header x-sandbox-admin-token, ${info.origin}/__admin/...)`,
+		`  Saved card (API charges enabled): ${info.savedCards.enabled}`,
+		`  Saved card (not enabled):         ${info.savedCards.notEnabled}`,
+		`  Active hubs: ${info.hubs.active.join(', ')}`,
+		'Press Ctrl+C to stop.',
+	].join('\n');
+	if (values.json) {
+		process.stderr.write(`${human}\n`);
+		process.stdout.write(`${JSON.stringify(info)}\n`);
+	} else {
+		process.stdout.write(`${human}\n`);
+	}
+
+	const stop = () => {
+		sandbox.close().then(
+			() => process.exit(0),
+			() => process.exit(1),
+		);
+	};
+	process.once('SIGINT', stop);
+	process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+	process.stderr.write(`sandbox: ${(error as Error).message ?? error}\n${USAGE}\n`);
+	process.exit(1);
+});

@@ -1,0 +1,48 @@
+// Everything one sandbox instance holds; reset() returns it to how startSandbox left it.
+import { principalsByKey } from './auth';
+import { FaultInjector } from './faults';
+import { IdempotencyStore } from './idempotency';
+import { RateLimiter } from './rateLimiter';
+import { RequestLog } from './requestLog';
+import type { Principal } from './router';
+import { Store } from './store';
+import type { ListShape, SandboxKeys } from './types';
+import { WebhookEmitter } from './webhook';
+
+export interface Settings {
+	quoteTtlMs: number;
+	rateLimitPerSecond: number | null;
+	listShape: ListShape;
+}
+
+export class SandboxCore {
+	readonly store = new Store();
+	readonly idempotency = new IdempotencyStore();
+	readonly log = new RequestLog();
+	readonly webhooks = new WebhookEmitter();
+	readonly limiter: RateLimiter;
+	readonly faults: FaultInjector;
+	readonly principals: Map<string, Principal>;
+	settings: Settings;
+
+	constructor(
+		private readonly initial: Settings,
+		seed: number,
+		readonly keys: SandboxKeys,
+	) {
+		this.settings = { ...initial };
+		this.principals = principalsByKey(keys);
+		this.limiter = new RateLimiter(initial.rateLimitPerSecond);
+		this.faults = new FaultInjector(seed);
+	}
+
+	reset(): void {
+		this.settings = { ...this.initial };
+		this.store.reset();
+		this.idempotency.clear();
+		this.log.clear();
+		this.webhooks.forget();
+		this.limiter.reset(this.initial.rateLimitPerSecond);
+		this.faults.reset();
+	}
+}

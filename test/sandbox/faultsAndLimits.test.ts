@@ -1,0 +1,171 @@
+import { type ApiClient, apiClient } from './apiClient';
+import { type Sandbox, startSandbox } from './index';
+import { HOME_DROPOFF, HOME_PICKUP } from './routeForms';
+
+let sandbox: Sandbox;
+let api: ApiClient;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ seed: 42 });
+	api = apiClient(sandbox);
+});
+afterEach(() => sandbox.admin.reset());
+afterAll(() => sandbox.close());
+
+const route = { ...HOME_PICKUP, ...HOME_DROPOFF };
+
+describe('failNext', () => {
+	test('the next 2 POSTs to /bookings get 503 with Retry-After: 0; other calls are untouched', async () => {
+		sandbox.admin.setFaults({
+			failNext: [
+				{
+					status: 503,
+					times: 2,
+					retryAfterSeconds: 0,
+					method: 'POST',
+					path: '/partner-api/bookings',
+				},
+			],
+		});
+		const quote = await api.post('/partner-api/booking-quotes', route);
+		expect(quote.status).toBe(201);
+		const body = { ...route, quoteId: quote.body.quoteId };
+		for (let i = 0; i < 2; i++) {
+			const res = await api.post('/partner-api/bookings', body, { idempotencyKey: 'b' });
+			expect(res.status).toBe(503);
+			expect(res.headers.get('retry-after')).toBe('0');
+			expect(res.body.code).toBe('SERVICE_UNAVAILABLE');
+		}
+		expect(sandbox.admin.state().A.counts.bookings).toBe(0);
+		const third = await api.post('/partner-api/bookings', body, { idempotencyKey: 'b' });
+		expect(third.status).toBe(201);
+		expect(sandbox.requests({ path: '/partner-api/bookings' }).map((e) => e.status)).toEqual([
+			503, 503, 201,
+		]);
+	});
+
+	test('statuses 500, 502 and 429 (429 always carries Retry-After); a RegExp path', async () => {
+		sandbox.admin.setFaults({
+			failNext: [
+				{ status: 500, path: /\/hubs$/ },
+				{ status: 502, path: /\/hubs$/ },
+				{ status: 429, path: /\/hubs$/ },
+			],
+		});
+		const statuses = [];
+		for (let i = 0; i < 4; i++) {
+			const res = await api.get('/partner-api/hubs');
+			statuses.push(res.status);
+			if (res.status === 429) expect(res.headers.get('retry-after')).toBe('1');
+		}
+		expect(statuses).toEqual([500, 502, 429, 200]);
+	});
+
+	test('faults come before auth: even a request without key is faulted', async () => {
+		sandbox.admin.setFaults({ failNext: [{ status: 503 }] });
+		expect((await apiClient(sandbox, null).get('/partner-api/hubs')).status).toBe(503);
+		expect((await apiClient(sandbox, null).get('/partner-api/hubs')).status).toBe(401);
+	});
+});
+
+describe('random fault rates', () => {
+	test('rate500 = 1 fails everything, rate503 = 0 nothing; the same seed gives the same sequence', async () => {
+		sandbox.admin.setFaults({ rate500: 1 });
+		expect((await api.get('/partner-api/hubs')).status).toBe(500);
+
+		const run = async (box: Sandbox) => {
+			box.admin.setFaults({ rate503: 0.5 });
+			const out = [];
+			for (let i = 0; i < 12; i++) out.push((await apiClient(box).get('/partner-api/hubs')).status);
+			return out;
+		};
+		const [x, y] = await Promise.all([startSandbox({ seed: 7 }), startSandbox({ seed: 7 })]);
+		try {
+			const [a, b] = await Promise.all([run(x), run(y)]);
+			expect(a).toEqual(b);
+			expect(a).toContain(503);
+			expect(a).toContain(200);
+		} finally {
+			await Promise.all([x.close(), y.close()]);
+		}
+	});
+});
+
+describe('dropAfterCommit', () => {
+	test('the booking is committed, the socket is closed without answer; the retry replays it', async () => {
+		const quote = await api.post('/partner-api/booking-quotes', route);
+		const body = { ...route, quoteId: quote.body.quoteId };
+		sandbox.admin.setFaults({ dropAfterCommit: 1 });
+		await expect(
+			api.post('/partner-api/bookings', body, { idempotencyKey: 'drop-me' }),
+		).rejects.toThrow();
+		expect(sandbox.admin.state().A.counts.bookings).toBe(1);
+
+		const retry = await api.post('/partner-api/bookings', body, { idempotencyKey: 'drop-me' });
+		expect(retry.status).toBe(201);
+		expect(retry.headers.get('idempotent-replayed')).toBe('true');
+		expect(sandbox.admin.state().A.counts.bookings).toBe(1);
+		expect(
+			sandbox
+				.requests({ path: '/partner-api/bookings' })
+				.map((e) => [e.status, e.replayed ?? false]),
+		).toEqual([
+			[0, false],
+			[201, true],
+		]);
+	});
+
+	test('only successful POSTs count: a 400 is answered and the drop waits for the next success', async () => {
+		sandbox.admin.setFaults({ dropAfterCommit: 1 });
+		expect((await api.get('/partner-api/hubs')).status).toBe(200);
+		expect((await api.post('/partner-api/booking-quotes', {})).status).toBe(400);
+		await expect(api.post('/partner-api/booking-quotes', route)).rejects.toThrow();
+		expect((await api.post('/partner-api/booking-quotes', route)).status).toBe(201);
+		expect(sandbox.admin.state().A.counts.quotes).toBe(2);
+	});
+});
+
+describe('delayMs', () => {
+	test('delays each partner request', async () => {
+		sandbox.admin.setFaults({ delayMs: 80 });
+		const started = Date.now();
+		await api.get('/partner-api/hubs');
+		expect(Date.now() - started).toBeGreaterThanOrEqual(75);
+	});
+});
+
+describe('rate limit', () => {
+	test('N requests per rolling second per key, then 429 RATE_LIMITED with Retry-After', async () => {
+		sandbox.admin.setRateLimit(3);
+		const statuses = [];
+		for (let i = 0; i < 3; i++) statuses.push((await api.get('/partner-api/hubs')).status);
+		expect(statuses).toEqual([200, 200, 200]);
+		const limited = await api.get('/partner-api/hubs');
+		expect(limited.status).toBe(429);
+		expect(limited.body.code).toBe('RATE_LIMITED');
+		expect(limited.headers.get('retry-after')).toBe('1');
+		expect(limited.body.retryAfterMs).toBeGreaterThan(0);
+		expect(limited.body.retryAfterMs).toBeLessThanOrEqual(1000);
+
+		// Another key has its own window.
+		expect((await apiClient(sandbox, sandbox.keys.noSupport).get('/partner-api/hubs')).status).toBe(
+			200,
+		);
+		// The window frees after the reported wait.
+		await new Promise((r) => setTimeout(r, limited.body.retryAfterMs + 20));
+		expect((await api.get('/partner-api/hubs')).status).toBe(200);
+	});
+
+	test('set at start; null lifts it', async () => {
+		const limited = await startSandbox({ rateLimitPerSecond: 1 });
+		try {
+			const c = apiClient(limited);
+			expect((await c.get('/partner-api/hubs')).status).toBe(200);
+			expect((await c.get('/partner-api/hubs')).status).toBe(429);
+			limited.admin.setRateLimit(null);
+			expect((await c.get('/partner-api/hubs')).status).toBe(200);
+		} finally {
+			await limited.close();
+		}
+	});
+});

@@ -1,0 +1,163 @@
+// One partner request, in order: injected fault, base path, API key, rate limit, route,
+// capability, Idempotency-Key, body, replay or reservation, delay, handler, optional drop.
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { authenticate, requireCapability } from './auth';
+import type { SandboxCore } from './core';
+import { ApiError } from './errors';
+import { requestFingerprint } from './idempotency';
+import { matchRoute, type RouteDef } from './router';
+import { isJsonObject, type JsonObject } from './validate/fields';
+
+export interface PartnerRequest {
+	method: string;
+	/** After the base /api/v1 when inBase, else the full path. */
+	path: string;
+	fullPath: string;
+	inBase: boolean;
+	query: Record<string, string>;
+	headers: Record<string, string>;
+	rawBody: string;
+}
+
+export interface PartnerResponse {
+	status: number;
+	body: string;
+	headers: Record<string, string>;
+	replayed?: boolean;
+	/** Committed, but the socket is destroyed instead of answering. */
+	drop?: boolean;
+}
+
+const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+function errorResponse(error: unknown): PartnerResponse {
+	const apiError =
+		error instanceof ApiError
+			? error
+			: new ApiError(500, 'INTERNAL_ERROR', `Sandbox bug: ${(error as Error)?.message ?? error}`);
+	return {
+		status: apiError.status,
+		body: JSON.stringify(apiError.body),
+		headers: apiError.headers,
+	};
+}
+
+function enforceRateLimit(core: SandboxCore, apiKey: string): void {
+	const decision = core.limiter.take(apiKey);
+	if (decision.ok) return;
+	// Whole seconds, rounded up: a Retry-After of 0 would invite a retry that fails again.
+	const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+	throw new ApiError(
+		429,
+		'RATE_LIMITED',
+		`Rate limit of ${core.limiter.perSecond} requests per second exceeded; retry after ${seconds} s.`,
+		{ retryAfterSeconds: seconds, retryAfterMs: decision.retryAfterMs },
+		{ 'Retry-After': String(seconds), 'X-RateLimit-Limit': String(core.limiter.perSecond) },
+	);
+}
+
+function readIdempotencyKey(headers: Record<string, string>): string {
+	const key = headers['idempotency-key']?.trim();
+	if (!key) {
+		throw new ApiError(
+			400,
+			'IDEMPOTENCY_KEY_REQUIRED',
+			'Every POST needs an Idempotency-Key header: a unique value per operation, reused only when retrying that same request.',
+			{ field: 'Idempotency-Key' },
+		);
+	}
+	if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+		throw new ApiError(
+			400,
+			'IDEMPOTENCY_KEY_INVALID',
+			`Idempotency-Key must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters; got ${key.length}.`,
+			{ field: 'Idempotency-Key' },
+		);
+	}
+	return key;
+}
+
+function parseBody(raw: string): JsonObject {
+	if (raw.trim() === '') return {};
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(raw);
+	} catch (e) {
+		throw new ApiError(
+			400,
+			'INVALID_JSON',
+			`The request body is not valid JSON: ${(e as Error).message}`,
+		);
+	}
+	if (!isJsonObject(parsed)) {
+		throw new ApiError(400, 'INVALID_BODY', 'The request body must be a JSON object.');
+	}
+	return parsed;
+}
+
+function findRoute(routes: readonly RouteDef[], req: PartnerRequest) {
+	const match = matchRoute(routes, req.method, req.path);
+	if (match.route) return match;
+	if (match.allowedMethods.length === 0) {
+		throw new ApiError(404, 'NOT_FOUND', `No endpoint ${req.method} ${req.path}.`);
+	}
+	throw new ApiError(
+		405,
+		'METHOD_NOT_ALLOWED',
+		`${req.path} does not accept ${req.method}; it accepts ${match.allowedMethods.join(', ')}.`,
+		{},
+		{ Allow: match.allowedMethods.join(', ') },
+	);
+}
+
+export async function handlePartnerRequest(
+	core: SandboxCore,
+	routes: readonly RouteDef[],
+	req: PartnerRequest,
+	signal: AbortSignal,
+): Promise<PartnerResponse> {
+	const fault = core.faults.pick(req.method, req.path, req.fullPath);
+	if (fault) return errorResponse(fault);
+	try {
+		if (!req.inBase) {
+			throw new ApiError(404, 'NOT_FOUND', `Nothing at ${req.fullPath}; the API base is /api/v1.`);
+		}
+		const principal = authenticate(core.principals, req.headers['x-svc-api-key']);
+		enforceRateLimit(core, principal.apiKey);
+		const { route, params } = findRoute(routes, req);
+		requireCapability(principal, route.capability, `${req.method} ${route.path}`);
+
+		const isPost = req.method === 'POST';
+		const idempotencyKey = isPost ? readIdempotencyKey(req.headers) : undefined;
+		const body = isPost ? parseBody(req.rawBody) : {};
+		const reservation =
+			idempotencyKey === undefined
+				? undefined
+				: core.idempotency.reserve(
+						principal.org,
+						idempotencyKey,
+						requestFingerprint(req.method, req.path, body),
+					);
+		if (reservation?.kind === 'replay') {
+			const { status, body: stored } = reservation.response;
+			return { status, body: stored, headers: { 'Idempotent-Replayed': 'true' }, replayed: true };
+		}
+
+		let response: PartnerResponse;
+		try {
+			if (core.faults.delayMs > 0) await sleep(core.faults.delayMs, undefined, { signal });
+			const now = Date.now();
+			const org = core.store.orgs[principal.org];
+			const result = route.handle({ core, principal, org, params, query: req.query, body, now });
+			response = { status: result.status, body: JSON.stringify(result.body), headers: {} };
+		} catch (error) {
+			response = errorResponse(error);
+		}
+		reservation?.complete(response);
+		if (isPost && response.status < 300 && core.faults.takeDrop()) response.drop = true;
+		return response;
+	} catch (error) {
+		return errorResponse(error);
+	}
+}
