@@ -12,7 +12,7 @@ export const hubDescription: INodeProperties[] = [
 				action: 'Get many hubs',
 				description: 'List the active hubs, whose IDs are used for hub drop-off and hub pickup',
 				method: 'GET',
-				url: '/partner-api/hubs',
+				path: '/partner-api/hubs',
 			}),
 		],
 		'getAll',

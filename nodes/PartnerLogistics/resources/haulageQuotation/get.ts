@@ -1,0 +1,5 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { quotationIdField } from './shared';
+
+export const haulageQuotationGetDescription: INodeProperties[] = [quotationIdField('get')];

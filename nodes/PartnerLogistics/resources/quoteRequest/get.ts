@@ -1,0 +1,5 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { quoteRequestIdField } from './shared';
+
+export const quoteRequestGetDescription: INodeProperties[] = [quoteRequestIdField('get')];

@@ -1,0 +1,10 @@
+import { idField } from '../../shared/descriptions';
+
+export const quoteRequestIdField = (operation: string) =>
+	idField(
+		'quoteRequestId',
+		'Quote Request ID',
+		{ resource: ['quoteRequest'], operation: [operation] },
+		'The GO_BULK quote request',
+		'e.g. {{ $json.quoteRequestId }}',
+	);

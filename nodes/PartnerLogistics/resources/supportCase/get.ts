@@ -1,0 +1,5 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { caseIdField } from './shared';
+
+export const supportCaseGetDescription: INodeProperties[] = [caseIdField('get')];

@@ -1,0 +1,13 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { idField } from '../../shared/descriptions';
+
+export const trackingGetTripDescription: INodeProperties[] = [
+	idField(
+		'tripId',
+		'Trip ID',
+		{ resource: ['tracking'], operation: ['getTrip'] },
+		'The haulage trip',
+		'e.g. {{ $json.tripId }}',
+	),
+];

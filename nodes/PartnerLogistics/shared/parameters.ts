@@ -1,0 +1,30 @@
+import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { BodyValue, ParameterReader } from './routeBody';
+import { describeProblem, type Problem } from './validate';
+
+/** Reads the current item's parameters; one that the chosen form hides reads as undefined. */
+export function parameterReader(context: IExecuteSingleFunctions): ParameterReader {
+	return (name) => {
+		const value = context.getNodeParameter(name, null, { extractValue: true }) as BodyValue;
+		return value === null ? undefined : value;
+	};
+}
+
+export function collection(context: IExecuteSingleFunctions, name: string): IDataObject {
+	return (context.getNodeParameter(name, {}) ?? {}) as IDataObject;
+}
+
+/** Stops the item before any request leaves: names the field, the value and the item. */
+export function failItem(context: IExecuteSingleFunctions, problem: Problem): never {
+	const itemIndex = context.getItemIndex();
+	throw new NodeOperationError(context.getNode(), describeProblem(problem, itemIndex), {
+		itemIndex,
+		description: 'Nothing was sent to the API for this item. Correct the value and run again.',
+	});
+}
+
+export function assertValid(context: IExecuteSingleFunctions, problem: Problem | undefined) {
+	if (problem) failItem(context, problem);
+}
