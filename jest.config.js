@@ -9,5 +9,6 @@ module.exports = {
 	modulePathIgnorePatterns: ['<rootDir>/test/e2e/runtime/'],
 	watchPathIgnorePatterns: ['<rootDir>/test/e2e/runtime/'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] },
+	setupFilesAfterEnv: ['<rootDir>/test/harness/setup.ts'],
 	testTimeout: 30_000,
 };

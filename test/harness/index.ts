@@ -1,1 +1,2 @@
 export * from './engine';
+export * from './logs';

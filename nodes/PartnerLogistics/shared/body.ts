@@ -14,9 +14,9 @@ export type BodyBuilder = (read: ParameterReader, fail: Fail) => IDataObject;
 export type BodyCheck = (body: IDataObject) => Problem | undefined;
 
 /**
- * preSend for an operation whose body is built from its parameters: the optional Extra Body
- * Fields (JSON) are merged underneath (named fields win), then the body is checked before
- * anything is sent.
+ * preSend for an operation whose body is built from its parameters, plus the optional Extra
+ * Body Fields (JSON), which may add fields but not change one set by a named field (so, e.g., a
+ * booking payment can never become CREDIT through them). The body is checked before sending.
  */
 export function sendBody(build: BodyBuilder, check?: BodyCheck): PreSendAction {
 	return async function (
@@ -26,9 +26,23 @@ export function sendBody(build: BodyBuilder, check?: BodyCheck): PreSendAction {
 		const read = parameterReader(this);
 		const fail: Fail = (problem) => failItem(this, problem);
 		const extra = jsonObject(read('additionalFields.extraBody'), 'extraBody', fail, {});
-		const body = { ...extra, ...build(read, fail) };
+		const named = build(read, fail);
+		assertValid(this, conflict(extra, named));
+		const body = { ...extra, ...named };
 		assertValid(this, check?.(body));
 		return { ...requestOptions, body };
+	};
+}
+
+function conflict(extra: IDataObject, named: IDataObject): Problem | undefined {
+	const key = Object.keys(extra).find(
+		(name) => name in named && JSON.stringify(extra[name]) !== JSON.stringify(named[name]),
+	);
+	if (key === undefined) return undefined;
+	return {
+		field: `extraBody.${key}`,
+		value: extra[key],
+		rule: `conflicts with the value the node sends for ${key} (${JSON.stringify(named[key])}); remove it from Extra Body Fields`,
 	};
 }
 

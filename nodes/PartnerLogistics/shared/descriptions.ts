@@ -34,7 +34,7 @@ export const extraBodyField: INodeProperties = {
 	type: 'json',
 	default: '{}',
 	description:
-		'Further fields for the request body, as a JSON object. The spec does not show this body in full; fields set above take precedence.',
+		'Further fields for the request body, as a JSON object. The spec does not show this body in full. A field set above cannot be changed here.',
 	hint: 'e.g. {"reason": "Price too high"}',
 };
 

@@ -4,11 +4,17 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { BodyValue, ParameterReader } from './routeBody';
 import { describeProblem, type Problem } from './validate';
 
-/** Reads the current item's parameters; one that the chosen form hides reads as undefined. */
+/**
+ * Reads the current item's parameters (a path such as `additionalFields.extraBody` too); one the
+ * chosen form hides reads as undefined, and a hub picker reads as its ID (our pickers have no
+ * URL mode, so the value needs no extraction rule).
+ */
 export function parameterReader(context: IExecuteSingleFunctions): ParameterReader {
 	return (name) => {
-		const value = context.getNodeParameter(name, null, { extractValue: true }) as BodyValue;
-		return value === null ? undefined : value;
+		const value = context.getNodeParameter(name, null) as BodyValue;
+		if (value === null) return undefined;
+		const locator = value as IDataObject;
+		return typeof value === 'object' && locator.__rl === true ? (locator.value as BodyValue) : value;
 	};
 }
 

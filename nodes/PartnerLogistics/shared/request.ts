@@ -11,6 +11,8 @@ import { retryDelayMs } from './retry';
 import { readListPage, toItems } from './response';
 
 export const DEFAULT_MAX_RETRIES = 3;
+/** Operations that answer with a list: one item per record, also when it comes wrapped. */
+const LIST_OPERATIONS = ['getAll', 'getTrucks'];
 /** A safety stop for Return All, should an API keep handing out cursors. */
 const MAX_PAGES = 1000;
 
@@ -29,7 +31,13 @@ export async function sendRequest(
 	const send = async (data: DeclarativeRestApiSettings.ResultOptions) =>
 		await withRetries(this, async () => await this.makeRoutingRequest(data), maxRetries);
 
-	if (this.getNodeParameter('returnAll', false) !== true) return toItems(await send(requestData));
+	if (!LIST_OPERATIONS.includes(this.getNodeParameter('operation') as string)) {
+		return toItems(await send(requestData));
+	}
+	if (this.getNodeParameter('returnAll', false) !== true) {
+		const [first] = await send(requestData);
+		return readListPage(first?.json).items.map((json) => ({ json }));
+	}
 
 	const all: INodeExecutionData[] = [];
 	const seen = new Set<string>();

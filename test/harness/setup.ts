@@ -1,0 +1,3 @@
+import { logToFile } from './logs';
+
+logToFile();
