@@ -46,7 +46,10 @@ describe('the published package', () => {
 		const loader = new PackageDirectoryLoader(root);
 		await loader.loadAll();
 		expect(loader.packageName).toBe('n8n-nodes-partner-logistics');
-		expect(Object.keys(loader.nodeTypes).sort()).toEqual(['partnerLogistics']);
+		expect(Object.keys(loader.nodeTypes).sort()).toEqual([
+			'partnerLogistics',
+			'partnerLogisticsTrigger',
+		]);
 		expect(Object.keys(loader.credentialTypes)).toEqual(['partnerLogisticsApi']);
 		// n8n serves icons from icons/<package>/<path inside the package>.
 		const prefix = 'icons/n8n-nodes-partner-logistics/';

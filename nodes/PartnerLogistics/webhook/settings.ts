@@ -1,0 +1,101 @@
+import type { TimestampUnit } from './timestamp';
+
+export type SignatureScheme = 'standardWebhooks' | 'stripe' | 'hmacHeader' | 'none';
+export type HmacAlgorithm = 'sha256' | 'sha512';
+export type HmacEncoding = 'hex' | 'base64';
+
+/** The trigger's `options` collection. Its defaults are the ones the node description shows. */
+export interface TriggerOptions {
+	toleranceSeconds: number;
+	timestampUnit: TimestampUnit;
+	eventTypeField: string;
+	eventIdField: string;
+	stripeHeaderName: string;
+	hmacHeaderName: string;
+	hmacAlgorithm: HmacAlgorithm;
+	hmacEncoding: HmacEncoding;
+	hmacPrefix: string;
+}
+
+export const DEFAULT_OPTIONS: TriggerOptions = {
+	toleranceSeconds: 300,
+	timestampUnit: 'auto',
+	eventTypeField: 'type',
+	eventIdField: 'id',
+	stripeHeaderName: 'Stripe-Signature',
+	hmacHeaderName: 'X-Signature',
+	hmacAlgorithm: 'sha256',
+	hmacEncoding: 'hex',
+	hmacPrefix: '',
+};
+
+export interface TriggerSettings extends TriggerOptions {
+	signatureScheme: SignatureScheme;
+	/** Event types to accept; empty accepts every event. */
+	eventTypes: string[];
+}
+
+export type SettingsResult =
+	| { ok: true; settings: TriggerSettings }
+	| { ok: false; problem: string };
+
+const ALLOWED = {
+	signatureScheme: ['standardWebhooks', 'stripe', 'hmacHeader', 'none'],
+	timestampUnit: ['auto', 'seconds', 'milliseconds'],
+	hmacAlgorithm: ['sha256', 'sha512'],
+	hmacEncoding: ['hex', 'base64'],
+} as const;
+
+/**
+ * Turns the node's parameters into settings. A value an expression got wrong is a problem the
+ * user sees, never a silent fallback to something weaker (an unknown scheme is not `none`).
+ */
+export function resolveSettings(
+	signatureScheme: unknown,
+	events: unknown,
+	options: Partial<Record<keyof TriggerOptions, unknown>>,
+): SettingsResult {
+	const merged = { ...DEFAULT_OPTIONS, ...withoutUndefined(options), signatureScheme };
+	for (const [name, allowed] of Object.entries(ALLOWED)) {
+		const value = merged[name as keyof typeof ALLOWED];
+		if (!(allowed as readonly unknown[]).includes(value)) {
+			return { ok: false, problem: `${name} must be one of ${allowed.join(', ')}, not "${value}"` };
+		}
+	}
+	const tolerance = Number(merged.toleranceSeconds);
+	if (!Number.isFinite(tolerance) || tolerance <= 0) {
+		return { ok: false, problem: 'toleranceSeconds must be a number of seconds above 0' };
+	}
+	for (const name of [
+		'stripeHeaderName',
+		'hmacHeaderName',
+		'eventTypeField',
+		'eventIdField',
+	] as const) {
+		if (typeof merged[name] !== 'string' || merged[name].trim() === '') {
+			return { ok: false, problem: `${name} must not be empty` };
+		}
+	}
+	return {
+		ok: true,
+		settings: {
+			...(merged as TriggerSettings),
+			toleranceSeconds: tolerance,
+			hmacPrefix: String(merged.hmacPrefix ?? ''),
+			eventTypes: parseEventTypes(events),
+		},
+	};
+}
+
+/** `booking.created, payment.*` or one per line; blanks are ignored. */
+export function parseEventTypes(events: unknown): string[] {
+	if (typeof events !== 'string') return [];
+	return events
+		.split(/[\s,]+/)
+		.map((type) => type.trim())
+		.filter((type) => type !== '');
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+	return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

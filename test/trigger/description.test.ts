@@ -1,0 +1,80 @@
+// Parameter names and values are a public contract: workflows store them. This pins them.
+import type { INodeProperties } from 'n8n-workflow';
+
+import { PartnerLogisticsTrigger } from '../../nodes/PartnerLogistics/PartnerLogisticsTrigger.node';
+import { DEFAULT_OPTIONS } from '../../nodes/PartnerLogistics/webhook/settings';
+
+const { description } = new PartnerLogisticsTrigger();
+const property = (name: string) => description.properties.find((p) => p.name === name)!;
+const options = property('options').options as INodeProperties[];
+
+describe('Partner Logistics Trigger description', () => {
+	it('is a webhook trigger on a fixed path that answers on receipt', () => {
+		expect(description).toMatchObject({
+			name: 'partnerLogisticsTrigger',
+			displayName: 'Partner Logistics Trigger',
+			group: ['trigger'],
+			version: 1,
+			inputs: [],
+			credentials: [{ name: 'partnerLogisticsApi', required: true }],
+			webhooks: [
+				{
+					name: 'default',
+					httpMethod: 'POST',
+					responseMode: 'onReceived',
+					path: 'partner-logistics',
+				},
+			],
+		});
+		expect(description.usableAsTool).toBeUndefined();
+	});
+
+	it('keeps its parameter names and values', () => {
+		expect(description.properties.map((p) => p.name)).toEqual([
+			'webhookUrlNotice',
+			'signatureScheme',
+			'noSignatureWarning',
+			'events',
+			'options',
+		]);
+		expect(property('signatureScheme').default).toBe('standardWebhooks');
+		expect(property('signatureScheme').options!.map((o) => 'value' in o && o.value)).toEqual([
+			'hmacHeader',
+			'none',
+			'standardWebhooks',
+			'stripe',
+		]);
+		expect(Object.fromEntries(options.map((o) => [o.name, o.default]))).toEqual(DEFAULT_OPTIONS);
+		expect(
+			options.find((o) => o.name === 'hmacAlgorithm')!.options!.map((o) => 'value' in o && o.value),
+		).toEqual(['sha256', 'sha512']);
+		expect(
+			options.find((o) => o.name === 'hmacEncoding')!.options!.map((o) => 'value' in o && o.value),
+		).toEqual(['base64', 'hex']);
+		expect(
+			options.find((o) => o.name === 'timestampUnit')!.options!.map((o) => 'value' in o && o.value),
+		).toEqual(['auto', 'milliseconds', 'seconds']);
+	});
+
+	it('tells the user which URL goes into the partner portal', () => {
+		const notice = property('webhookUrlNotice').displayName;
+		expect(notice).toMatch(/Production URL/);
+		expect(notice).toMatch(/partner portal/);
+		expect(notice).toMatch(/Test URL only works while "Listen for test event" is active/);
+	});
+
+	it('warns when verification is switched off, and only then', () => {
+		expect(property('noSignatureWarning').displayOptions).toEqual({
+			show: { signatureScheme: ['none'] },
+		});
+	});
+
+	it('describes every field, with a placeholder on every free-text one', () => {
+		for (const field of [...description.properties, ...options]) {
+			if (field.type === 'notice') continue;
+			expect([field.name, Boolean(field.description ?? field.hint)]).toEqual([field.name, true]);
+			if (field.type === 'string')
+				expect([field.name, field.placeholder]).toEqual([field.name, expect.any(String)]);
+		}
+	});
+});

@@ -1,0 +1,76 @@
+import { usableSecrets } from '../../nodes/PartnerLogistics/webhook/secrets';
+import { DEFAULT_OPTIONS, resolveSettings } from '../../nodes/PartnerLogistics/webhook/settings';
+import { checkTimestamp } from '../../nodes/PartnerLogistics/webhook/timestamp';
+
+describe('resolveSettings', () => {
+	it('applies the defaults and splits the event list', () => {
+		expect(resolveSettings('standardWebhooks', ' booking.created,payment.* \n x ', {})).toEqual({
+			ok: true,
+			settings: {
+				...DEFAULT_OPTIONS,
+				signatureScheme: 'standardWebhooks',
+				eventTypes: ['booking.created', 'payment.*', 'x'],
+			},
+		});
+	});
+
+	it.each([
+		['an unknown scheme', 'nonee', {}],
+		['an empty scheme', '', {}],
+		['an unknown algorithm', 'hmacHeader', { hmacAlgorithm: 'md5' }],
+		['an unknown encoding', 'hmacHeader', { hmacEncoding: 'binary' }],
+		['an unknown timestamp unit', 'stripe', { timestampUnit: 'minutes' }],
+		['a zero tolerance', 'stripe', { toleranceSeconds: 0 }],
+		['a tolerance that is not a number', 'stripe', { toleranceSeconds: 'soon' }],
+		['an empty header name', 'hmacHeader', { hmacHeaderName: ' ' }],
+		['an empty event type field', 'hmacHeader', { eventTypeField: '' }],
+	])('reports %s instead of weakening verification', (_label, scheme, options) => {
+		expect(resolveSettings(scheme, '', options)).toMatchObject({ ok: false });
+	});
+});
+
+describe('usableSecrets', () => {
+	it('puts the current secret first and skips an empty previous one', () => {
+		expect(usableSecrets('standardWebhooks', 'whsec_AAAA', '')).toEqual({
+			ok: true,
+			secrets: ['whsec_AAAA'],
+		});
+		expect(usableSecrets('stripe', ' s1 ', 's0')).toEqual({ ok: true, secrets: ['s1', 's0'] });
+	});
+
+	it('needs no secret for None only', () => {
+		expect(usableSecrets('none', undefined, undefined)).toEqual({ ok: true, secrets: [] });
+		for (const scheme of ['standardWebhooks', 'stripe', 'hmacHeader'] as const) {
+			expect(usableSecrets(scheme, '', 'old')).toMatchObject({ ok: false });
+			expect(usableSecrets(scheme, undefined, undefined)).toMatchObject({ ok: false });
+		}
+	});
+
+	it('refuses a whsec_ secret that is not base64 without echoing it', () => {
+		const result = usableSecrets('standardWebhooks', 'whsec_not*base64', '');
+		expect(result).toMatchObject({ ok: false });
+		expect(JSON.stringify(result)).not.toContain('not*base64');
+		expect(usableSecrets('stripe', 'whsec_not*base64', '')).toMatchObject({ ok: true });
+	});
+});
+
+describe('checkTimestamp', () => {
+	const now = Date.UTC(2026, 0, 1);
+	const seconds = now / 1000;
+
+	it.each([
+		[String(seconds), 'auto', true],
+		[String(now), 'auto', true],
+		[String(now), 'milliseconds', true],
+		[String(seconds), 'milliseconds', 'stale-timestamp'],
+		[String(now), 'seconds', 'future-timestamp'],
+		[String(seconds - 61), 'seconds', 'stale-timestamp'],
+		[String(now + 61_000), 'auto', 'future-timestamp'],
+		['', 'auto', 'malformed-header'],
+		['1e9', 'auto', 'malformed-header'],
+		['12345678901234567', 'auto', 'malformed-header'],
+	] as const)('%s read as %s with 60 s tolerance: %s', (value, unit, expected) => {
+		const result = checkTimestamp(value, 60, unit, now);
+		expect(result.ok ? true : result.reason).toBe(expected);
+	});
+});
