@@ -86,6 +86,40 @@ export const homeFields = (side: 'pickup' | 'dropoff'): INodeProperties[] => {
 	];
 };
 
+/** How one end of the route is served: at an address or at a hub. */
+export const methodField = (side: 'pickup' | 'dropoff'): INodeProperties =>
+	side === 'pickup'
+		? {
+				displayName: 'Pickup Method',
+				name: 'pickupMethod',
+				type: 'options',
+				options: [
+					{ name: 'Home Pickup', value: 'HOME_PICKUP', description: 'Collected at an address' },
+					{
+						name: 'Hub Drop-Off',
+						value: 'HUB_DROPOFF',
+						description: 'The sender drops it at a hub',
+					},
+				],
+				default: 'HOME_PICKUP',
+				description: 'How the shipment starts its journey',
+			}
+		: {
+				displayName: 'Drop-Off Method',
+				name: 'dropoffMethod',
+				type: 'options',
+				options: [
+					{ name: 'Home Delivery', value: 'HOME_DELIVERY', description: 'Delivered to an address' },
+					{
+						name: 'Hub Pickup',
+						value: 'HUB_PICKUP',
+						description: 'The receiver collects it at a hub',
+					},
+				],
+				default: 'HOME_DELIVERY',
+				description: 'How the shipment ends its journey',
+			};
+
 export const routeFields: INodeProperties[] = [
 	{
 		displayName: 'Service Type',
@@ -155,48 +189,10 @@ export const routeFields: INodeProperties[] = [
 		description: 'Weight of the package in kilograms, 0.01 to 50; EXPRESS is priced by it',
 		displayOptions: { show: { serviceType: ['EXPRESS'] } },
 	},
-	{
-		displayName: 'Pickup Method',
-		name: 'pickupMethod',
-		type: 'options',
-		options: [
-			{
-				name: 'Home Pickup',
-				value: 'HOME_PICKUP',
-				description: 'A rider collects the parcel at an address',
-			},
-			{
-				name: 'Hub Drop-Off',
-				value: 'HUB_DROPOFF',
-				description: 'The sender drops the parcel at a hub',
-			},
-		],
-		default: 'HOME_PICKUP',
-		description: 'How the parcel starts its journey',
-		displayOptions: { show: { serviceType: ['GO_LIGHT', 'EXPRESS'] } },
-	},
+	{ ...methodField('pickup'), displayOptions: { show: { serviceType: ['GO_LIGHT', 'EXPRESS'] } } },
 	...homeFields('pickup'),
 	hubPicker('pickup', 'Pickup Hub'),
-	{
-		displayName: 'Drop-Off Method',
-		name: 'dropoffMethod',
-		type: 'options',
-		options: [
-			{
-				name: 'Home Delivery',
-				value: 'HOME_DELIVERY',
-				description: 'A rider delivers the parcel to an address',
-			},
-			{
-				name: 'Hub Pickup',
-				value: 'HUB_PICKUP',
-				description: 'The receiver collects the parcel at a hub',
-			},
-		],
-		default: 'HOME_DELIVERY',
-		description: 'How the parcel ends its journey',
-		displayOptions: { show: { serviceType: ['GO_LIGHT', 'EXPRESS'] } },
-	},
+	{ ...methodField('dropoff'), displayOptions: { show: { serviceType: ['GO_LIGHT', 'EXPRESS'] } } },
 	...homeFields('dropoff'),
 	hubPicker('dropoff', 'Drop-Off Hub'),
 	{

@@ -2,13 +2,20 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { extraBodyField } from '../../shared/descriptions';
-import { homeFields, hubPicker } from '../../shared/route';
+import { homeFields, hubPicker, methodField } from '../../shared/route';
 import { compact, type ParameterReader } from '../../shared/routeBody';
 
 const showOnlyForQuoteRequestCreate = { resource: ['quoteRequest'], operation: ['create'] };
 
 const inferredHome =
 	'Inferred: the spec does not show the GO_BULK home address fields; these follow the direct booking fields';
+
+/** One end of a GO_BULK route: method, then home fields (inferred, optional) or a hub picker. */
+const goBulkEnd = (side: 'pickup' | 'dropoff'): INodeProperties[] => [
+	methodField(side),
+	...homeFields(side).map((field) => ({ ...field, required: false, hint: inferredHome })),
+	hubPicker(side, side === 'pickup' ? 'Pickup Hub' : 'Drop-Off Hub'),
+];
 
 export const quoteRequestCreateDescription: INodeProperties[] = updateDisplayOptions(
 	{ show: showOnlyForQuoteRequestCreate },
@@ -29,32 +36,8 @@ export const quoteRequestCreateDescription: INodeProperties[] = updateDisplayOpt
 			default: 1,
 			description: 'Count of items',
 		},
-		{
-			displayName: 'Pickup Method',
-			name: 'pickupMethod',
-			type: 'options',
-			options: [
-				{ name: 'Home Pickup', value: 'HOME_PICKUP' },
-				{ name: 'Hub Drop-Off', value: 'HUB_DROPOFF' },
-			],
-			default: 'HOME_PICKUP',
-			description: 'How the goods start their journey',
-		},
-		...homeFields('pickup').map((field) => ({ ...field, required: false, hint: inferredHome })),
-		hubPicker('pickup', 'Pickup Hub'),
-		{
-			displayName: 'Drop-Off Method',
-			name: 'dropoffMethod',
-			type: 'options',
-			options: [
-				{ name: 'Home Delivery', value: 'HOME_DELIVERY' },
-				{ name: 'Hub Pickup', value: 'HUB_PICKUP' },
-			],
-			default: 'HOME_DELIVERY',
-			description: 'How the goods end their journey',
-		},
-		...homeFields('dropoff').map((field) => ({ ...field, required: false, hint: inferredHome })),
-		hubPicker('dropoff', 'Drop-Off Hub'),
+		...goBulkEnd('pickup'),
+		...goBulkEnd('dropoff'),
 		{
 			displayName: 'Additional Fields',
 			name: 'additionalFields',
