@@ -7,7 +7,17 @@ import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-	globalIgnores(['dist', 'node_modules', 'test/e2e/runtime', 'coverage', '.ci', '**/*.js', '**/*.mjs']),
+	globalIgnores([
+		'dist',
+		'node_modules',
+		'test/e2e/runtime',
+		'test/e2e/.work',
+		'.n8n-playground',
+		'coverage',
+		'.ci',
+		'**/*.js',
+		'**/*.mjs',
+	]),
 	{
 		files: ['**/*.ts'],
 		extends: [tseslint.configs.recommended],
