@@ -16,7 +16,13 @@ import type {
 	NodeConnectionType,
 } from 'n8n-workflow';
 import { createRunExecutionData, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
-import { ExecuteContext, ExecutionLifecycleHooks, RoutingNode, WorkflowExecute } from 'n8n-core';
+import {
+	ExecuteContext,
+	ExecutionLifecycleHooks,
+	LoadOptionsContext,
+	RoutingNode,
+	WorkflowExecute,
+} from 'n8n-core';
 
 import { HarnessCredentialsHelper } from './credentials';
 import { PartnerLogisticsApi } from '../../credentials/PartnerLogisticsApi.credentials';
@@ -248,6 +254,36 @@ export async function testCredential(
 		return { status: 'Error', message: (caught as Error).message };
 	}
 	return { status: 'OK', message: 'Connection successful!' };
+}
+
+/**
+ * Calls one of the node's listSearch methods (a searchable dropdown) the way the editor does, in
+ * n8n-core's LoadOptionsContext for a node with the given parameters.
+ */
+export async function listSearch(
+	method: string,
+	options: {
+		credentials: ICredentialDataDecryptedObject;
+		parameters?: INodeParameters;
+		filter?: string;
+	},
+) {
+	const nodeType = lookup(`${PACKAGE}.partnerLogistics`);
+	const search = nodeType.methods?.listSearch?.[method];
+	if (!search) throw new Error(`No listSearch method ${method}`);
+	const node: INode = {
+		id: 'list-search',
+		name: 'Partner Logistics',
+		type: `${PACKAGE}.partnerLogistics`,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: options.parameters ?? {},
+		credentials: { [CREDENTIAL]: { id: 'cred-1', name: 'Partner Logistics (sandbox)' } },
+	};
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const additionalData = baseAdditionalData(options.credentials, 'list-search');
+	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters');
+	return await search.call(context, options.filter);
 }
 
 function fullType(type: string) {
