@@ -1,4 +1,4 @@
-import type { INode, INodeParameters, INodeProperties } from 'n8n-workflow';
+import type { INode, INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { PartnerLogistics } from '../../nodes/PartnerLogistics/PartnerLogistics.node';
@@ -128,7 +128,7 @@ test('payments: no CREDIT for bookings, a card only with SAVED_CARD, a stage for
 test('every operation has an action label and a description; inferred paths say so', () => {
 	const pickers = description.properties.filter((property) => property.name === 'operation');
 	expect(pickers).toHaveLength(8);
-	const operations = pickers.flatMap((picker) => picker.options as Array<Record<string, unknown>>);
+	const operations = pickers.flatMap((picker) => picker.options as INodePropertyOptions[]);
 	expect(operations).toHaveLength(24);
 	for (const operation of operations) {
 		expect(operation.action).toMatch(/^[A-Z][a-z]/);
