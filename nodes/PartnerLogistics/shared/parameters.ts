@@ -14,7 +14,9 @@ export function parameterReader(context: IExecuteSingleFunctions): ParameterRead
 		const value = context.getNodeParameter(name, null) as BodyValue;
 		if (value === null) return undefined;
 		const locator = value as IDataObject;
-		return typeof value === 'object' && locator.__rl === true ? (locator.value as BodyValue) : value;
+		return typeof value === 'object' && locator.__rl === true
+			? (locator.value as BodyValue)
+			: value;
 	};
 }
 
