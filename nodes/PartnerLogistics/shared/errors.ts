@@ -33,7 +33,7 @@ export function describeApiError(
 	operation: { resource: string; operation: string },
 ): ApiErrorText {
 	const { apiMessage, field } = readErrorBody(body);
-	const said = apiMessage ? `: ${apiMessage}` : '';
+	const said = apiMessage ? `: ${apiMessage.replace(/[.\s]+$/, '')}` : '';
 	const description = `The API answered ${status} with: ${stringifyBody(body)}`;
 	const key = `${operation.resource}.${operation.operation}`;
 	let message: string;
@@ -59,7 +59,7 @@ export function describeApiError(
 			message = `Conflict (409)${said}. Either this Idempotency-Key was already used for a different request (if you set Options › Idempotency Key, make it unique per action), or the resource is not in a state that allows this (for example an expired quote, or a case that is already closed).`;
 			break;
 		case status === 429:
-			message = `The API is rate limiting this key (429)${said}. Send fewer items per run or add a Wait node, or raise Options › Max Retries.`;
+			message = `The API is rate limiting this key (429)${said}. Raise Options › Max Retries, space the items with the node's Request Options › Batching, or send fewer items per run.`;
 			break;
 		case status >= 500:
 			message = `The Partner Logistics API failed (${status})${said}. Try again later; a retry sends the same Idempotency-Key, so nothing is booked or paid twice.`;

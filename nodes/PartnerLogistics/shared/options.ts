@@ -29,7 +29,7 @@ export const optionsDescription: INodeProperties[] = [
 				displayName: 'Max Retries',
 				name: 'maxRetries',
 				type: 'number',
-				typeOptions: { minValue: 0, maxValue: 10 },
+				typeOptions: { minValue: 0, maxValue: 20 },
 				default: DEFAULT_MAX_RETRIES,
 				description:
 					'How often to retry a request the API refused with 429 (rate limit) or 503 (unavailable), waiting as long as its Retry-After header asks',

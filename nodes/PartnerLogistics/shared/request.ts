@@ -10,7 +10,11 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { retryDelayMs } from './retry';
 import { readListPage, toItems } from './response';
 
-export const DEFAULT_MAX_RETRIES = 3;
+/**
+ * n8n sends all items of a node at once, so under a rate limit of N per second each round of
+ * retries gets about N more through: 10 rounds carry a batch of about 10 × N (bench/rateLimit.ts).
+ */
+export const DEFAULT_MAX_RETRIES = 10;
 /** Operations that answer with a list: one item per record, also when it comes wrapped. */
 const LIST_OPERATIONS = ['getAll', 'getTrucks'];
 /** A safety stop for Return All, should an API keep handing out cursors. */

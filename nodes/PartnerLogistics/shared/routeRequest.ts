@@ -12,6 +12,12 @@ import { routeMismatch, validateRoute } from './validate';
 /** The field of a quote's output that carries what the quote was priced for. */
 export const QUOTED_ROUTE = 'quotedRoute';
 
+/**
+ * The body each item's quote was sent with, for its postReceive: n8n runs both steps of an item
+ * with the same context object, and re-reading the parameters would resolve every expression again.
+ */
+const sentQuotes = new WeakMap<IExecuteSingleFunctions, IDataObject>();
+
 function quoteBody(context: IExecuteSingleFunctions): IDataObject {
 	return {
 		...buildRoute(parameterReader(context)),
@@ -26,6 +32,7 @@ export async function sendQuote(
 ): Promise<IHttpRequestOptions> {
 	const body = quoteBody(this);
 	assertValid(this, validateRoute(body));
+	sentQuotes.set(this, body);
 	return { ...requestOptions, body };
 }
 
@@ -37,7 +44,7 @@ export async function attachQuotedRoute(
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const quotedRoute = quoteBody(this);
+	const quotedRoute = sentQuotes.get(this) ?? quoteBody(this);
 	return items.map((item) =>
 		item.json && typeof item.json === 'object' && !Array.isArray(item.json)
 			? { ...item, json: { ...item.json, [QUOTED_ROUTE]: item.json[QUOTED_ROUTE] ?? quotedRoute } }
