@@ -40,7 +40,7 @@ export const haulageQuotationDescription: INodeProperties[] = [
 			operation({
 				name: 'Create',
 				value: 'create',
-				action: 'Create a haulage quotation request',
+				action: 'Request a haulage quotation',
 				description: `Ask the operator to quote a HAUL shipment. ${INFERRED_PATH}; the body is sent as given.`,
 				method: 'POST',
 				path: '/partner-api/haulage/quotations',

@@ -1,0 +1,44 @@
+import { type Execution, nodeOutput } from './n8nApi';
+import type { SandboxAdmin } from './sandbox';
+
+export interface LoggedRequest {
+	seq: number;
+	method: string;
+	path: string;
+	headers: Record<string, string>;
+	body: unknown;
+	status: number;
+	replayed?: boolean;
+}
+
+/** The single item a node output, failing with the whole run data if there is not exactly one. */
+export function onlyItem(execution: Execution, node: string): Record<string, unknown> {
+	const items = nodeOutput(execution, node);
+	if (items.length !== 1) {
+		throw new Error(`"${node}" output ${items.length} items: ${JSON.stringify(items)}`);
+	}
+	return items[0];
+}
+
+/** Fails with the execution's error, not just "expected success", when a run did not succeed. */
+export function expectSucceeded(execution: Execution): void {
+	if (execution.status !== 'success') {
+		const error = execution.data?.resultData.error;
+		throw new Error(
+			`Execution ${execution.id} ended "${execution.status}": ${error?.message ?? ''} ${
+				error?.description ?? ''
+			} (node ${error?.node?.name ?? execution.data?.resultData.lastNodeExecuted ?? '?'})`,
+		);
+	}
+}
+
+/** Partner requests the sandbox received since `afterSeq`. */
+export async function sandboxRequests(admin: SandboxAdmin, afterSeq = 0): Promise<LoggedRequest[]> {
+	const all = await admin.get<LoggedRequest[]>('/log');
+	return all.filter((entry) => entry.seq > afterSeq);
+}
+
+export async function lastSeq(admin: SandboxAdmin): Promise<number> {
+	const all = await admin.get<LoggedRequest[]>('/log');
+	return all.length ? all[all.length - 1].seq : 0;
+}

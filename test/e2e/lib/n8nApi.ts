@@ -1,0 +1,210 @@
+import { expectOk, requestJson, type JsonResponse, waitFor } from './http';
+
+export interface Owner {
+	email: string;
+	firstName: string;
+	lastName: string;
+	password: string;
+}
+
+/** One execution as the public API returns it with includeData=true. */
+export interface Execution {
+	id: string;
+	finished: boolean;
+	mode: string;
+	status: string;
+	workflowId: string;
+	startedAt: string;
+	stoppedAt: string | null;
+	data?: {
+		resultData: {
+			runData: Record<string, Array<NodeRun>>;
+			error?: { message: string; description?: string; node?: { name: string } };
+			lastNodeExecuted?: string;
+		};
+	};
+}
+
+export interface NodeRun {
+	executionStatus?: string;
+	error?: { message: string; description?: string };
+	data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> };
+}
+
+/**
+ * n8n over HTTP: the editor's REST API (session cookie, as the browser uses it) and the public
+ * API (X-N8N-API-KEY).
+ */
+export interface SessionAuth {
+	cookie: string;
+	apiKey: string;
+}
+
+export class N8nClient {
+	private cookie = '';
+	private apiKey = '';
+
+	constructor(readonly baseUrl: string) {}
+
+	static restore(baseUrl: string, auth: SessionAuth): N8nClient {
+		const client = new N8nClient(baseUrl);
+		client.cookie = auth.cookie;
+		client.apiKey = auth.apiKey;
+		return client;
+	}
+
+	auth(): SessionAuth {
+		return { cookie: this.cookie, apiKey: this.apiKey };
+	}
+
+	/** Creates the owner on a fresh instance, or logs in when one exists (playground restarts). */
+	async signIn(owner: Owner): Promise<void> {
+		const setup = await requestJson(`${this.baseUrl}/rest/owner/setup`, { body: owner });
+		const response =
+			setup.status === 200
+				? setup
+				: await expectOk(`log in as ${owner.email}`, `${this.baseUrl}/rest/login`, {
+						body: { emailOrLdapLoginId: owner.email, password: owner.password },
+					});
+		this.cookie = sessionCookie(response);
+	}
+
+	/** An API key for the public API with every scope the owner may grant. */
+	async createApiKey(label: string): Promise<string> {
+		const scopes = (await this.rest<string[]>('GET', '/api-keys/scopes')).data;
+		const created = await this.rest<{ rawApiKey: string }>('POST', '/api-keys', {
+			label,
+			expiresAt: null,
+			scopes,
+		});
+		this.apiKey = created.data.rawApiKey;
+		return this.apiKey;
+	}
+
+	async rest<T>(method: string, path: string, body?: unknown): Promise<{ data: T }> {
+		const response = await expectOk<{ data: T }>(
+			`${method} /rest${path}`,
+			`${this.baseUrl}/rest${path}`,
+			{
+				method,
+				headers: { cookie: this.cookie, 'browser-id': 'partner-logistics-e2e' },
+				body,
+			},
+		);
+		return response.body;
+	}
+
+	async restRaw<T>(method: string, path: string, body?: unknown): Promise<JsonResponse<T>> {
+		return requestJson<T>(`${this.baseUrl}/rest${path}`, {
+			method,
+			headers: { cookie: this.cookie, 'browser-id': 'partner-logistics-e2e' },
+			body,
+		});
+	}
+
+	/** A GET the editor makes with its session, outside /rest (e.g. /types/nodes.json). */
+	async editorGet<T>(path: string): Promise<JsonResponse<T>> {
+		return requestJson<T>(`${this.baseUrl}${path}`, { headers: { cookie: this.cookie } });
+	}
+
+	async publicApi<T>(method: string, path: string, body?: unknown): Promise<JsonResponse<T>> {
+		return requestJson<T>(`${this.baseUrl}/api/v1${path}`, {
+			method,
+			headers: { 'x-n8n-api-key': this.apiKey },
+			body,
+		});
+	}
+
+	async activateWorkflow(id: string): Promise<void> {
+		const response = await this.publicApi('POST', `/workflows/${id}/activate`);
+		if (response.status !== 200) {
+			throw new Error(
+				`activate workflow ${id}: HTTP ${response.status} ${JSON.stringify(response.body)}`,
+			);
+		}
+	}
+
+	/** Every execution of a workflow, newest first, with its run data. */
+	async executions(workflowId: string): Promise<Execution[]> {
+		const all: Execution[] = [];
+		let cursor: string | undefined;
+		do {
+			const query = new URLSearchParams({ workflowId, includeData: 'true', limit: '100' });
+			if (cursor) query.set('cursor', cursor);
+			const response = await this.publicApi<{ data: Execution[]; nextCursor?: string | null }>(
+				'GET',
+				`/executions?${query}`,
+			);
+			if (response.status !== 200) {
+				throw new Error(
+					`list executions: HTTP ${response.status} ${JSON.stringify(response.body)}`,
+				);
+			}
+			all.push(...response.body.data);
+			cursor = response.body.nextCursor ?? undefined;
+		} while (cursor);
+		return all;
+	}
+
+	/**
+	 * Runs a workflow from its Manual Trigger exactly as the editor's "Execute workflow" button does
+	 * (POST /rest/workflows/:id/run), then waits for the stored execution.
+	 */
+	async runManually(workflowId: string, timeoutMs = 60_000): Promise<Execution> {
+		const workflow = await this.publicApi<{ nodes: Array<{ name: string; type: string }> }>(
+			'GET',
+			`/workflows/${workflowId}`,
+		);
+		const trigger = workflow.body.nodes?.find(
+			(node) => node.type === 'n8n-nodes-base.manualTrigger',
+		);
+		if (!trigger) throw new Error(`Workflow ${workflowId} has no Manual Trigger`);
+		const run = await this.rest<{ executionId?: string }>('POST', `/workflows/${workflowId}/run`, {
+			triggerToStartFrom: { name: trigger.name },
+		});
+		const executionId = run.data.executionId;
+		if (!executionId) throw new Error(`n8n started no execution: ${JSON.stringify(run.data)}`);
+		return this.waitForExecution(executionId, timeoutMs);
+	}
+
+	async waitForExecution(id: string, timeoutMs = 60_000): Promise<Execution> {
+		return waitFor(
+			`execution ${id} to finish`,
+			async () => {
+				const response = await this.publicApi<Execution>(
+					'GET',
+					`/executions/${id}?includeData=true`,
+				);
+				if (response.status !== 200) return undefined;
+				const done =
+					response.body.stoppedAt && !['new', 'running', 'waiting'].includes(response.body.status);
+				return done ? response.body : undefined;
+			},
+			{ timeoutMs, intervalMs: 200 },
+		);
+	}
+
+	async execution(id: string): Promise<Execution> {
+		const response = await this.publicApi<Execution>('GET', `/executions/${id}?includeData=true`);
+		if (response.status !== 200) {
+			throw new Error(
+				`get execution ${id}: HTTP ${response.status} ${JSON.stringify(response.body)}`,
+			);
+		}
+		return response.body;
+	}
+}
+
+function sessionCookie(response: JsonResponse): string {
+	const cookies = response.headers.getSetCookie();
+	const auth = cookies.find((cookie) => cookie.startsWith('n8n-auth='));
+	if (!auth) throw new Error('n8n set no n8n-auth session cookie');
+	return auth.split(';')[0];
+}
+
+/** The items a node output on its first run (main output 0). */
+export function nodeOutput(execution: Execution, node: string): Array<Record<string, unknown>> {
+	const run = execution.data?.resultData.runData[node]?.[0];
+	if (!run) throw new Error(`Node "${node}" did not run in execution ${execution.id}`);
+	return (run.data?.main[0] ?? []).map((item) => item.json);
+}

@@ -1,0 +1,102 @@
+import { closeSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { freePort } from './ports';
+import { requestJson, waitFor } from './http';
+import { n8nBin, node24, repoRoot } from './paths';
+import { type Started, startGuarded, stopStarted } from './processes';
+import { type N8nInstance, n8nBaseUrl, n8nEnv } from './n8nEnv';
+
+export interface CliResult {
+	code: number;
+	stdout: string;
+	stderr: string;
+}
+
+/**
+ * Runs one n8n CLI command (import, publish, execute) under Node 24. It gets a broker port of its
+ * own: the server's would collide when a command runs beside it.
+ */
+export async function n8nCli(
+	instance: N8nInstance,
+	args: string[],
+	env: Record<string, string> = {},
+	timeoutMs = 120_000,
+): Promise<CliResult> {
+	const brokerPort = await freePort();
+	const started = startGuarded(`n8n ${args[0]}`, node24, [n8nBin, ...args], {
+		cwd: repoRoot,
+		env: n8nEnv(instance, {
+			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+			// The CLI's own log lines go to its stdout only: the server's log file stays the server's.
+			N8N_LOG_OUTPUT: 'console',
+			...env,
+		}),
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let stdout = '';
+	let stderr = '';
+	started.child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+	started.child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+	const timer = setTimeout(() => void stopStarted(started), timeoutMs);
+	const code = await started.exited;
+	clearTimeout(timer);
+	await stopStarted(started);
+	return { code, stdout, stderr };
+}
+
+export async function n8nCliOk(instance: N8nInstance, args: string[]): Promise<CliResult> {
+	const result = await n8nCli(instance, args);
+	if (result.code !== 0) {
+		throw new Error(
+			`n8n ${args.join(' ')} exited with ${result.code}\n${result.stdout}\n${result.stderr}`,
+		);
+	}
+	return result;
+}
+
+export interface N8nServer {
+	process: Started;
+	baseUrl: string;
+	stop(): Promise<void>;
+}
+
+/** `n8n start`, its output appended to `<logDir>/n8n-stdout.log`, then waits for readiness. */
+export async function startN8n(
+	instance: N8nInstance,
+	env: Record<string, string> = {},
+	readyTimeoutMs = 120_000,
+): Promise<N8nServer> {
+	const out = openSync(join(instance.logDir, 'n8n-stdout.log'), 'a');
+	const started = startGuarded('n8n', node24, [n8nBin, 'start'], {
+		cwd: repoRoot,
+		env: n8nEnv(instance, env),
+		stdio: ['ignore', out, out],
+	});
+	closeSync(out);
+	let exitCode: number | undefined;
+	void started.exited.then((code) => (exitCode = code));
+	const baseUrl = n8nBaseUrl(instance);
+	const server = { process: started, baseUrl, stop: () => stopStarted(started) };
+	try {
+		await waitFor(
+			`n8n readiness at ${baseUrl}`,
+			async () => {
+				const response = await requestJson<{ status?: string }>(`${baseUrl}/healthz/readiness`);
+				return response.status === 200 && response.body?.status === 'ok' ? true : undefined;
+			},
+			{
+				timeoutMs: readyTimeoutMs,
+				intervalMs: 250,
+				abort: () =>
+					exitCode === undefined
+						? undefined
+						: `n8n exited with code ${exitCode}; see ${join(instance.logDir, 'n8n-stdout.log')}`,
+			},
+		);
+	} catch (error) {
+		await server.stop();
+		throw error;
+	}
+	return server;
+}

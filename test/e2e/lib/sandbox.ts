@@ -1,0 +1,147 @@
+import { createWriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+import { expectOk, requestJson } from './http';
+import { repoRoot } from './paths';
+import { type Started, startGuarded, stopStarted } from './processes';
+
+/** What the sandbox CLI prints with --json (test/sandbox/README.md). */
+export interface SandboxInfo {
+	url: string;
+	origin: string;
+	keys: { full: string; noSupport: string; readOnly: string; otherOrg: string };
+	adminToken: string;
+	savedCards: { enabled: string; notEnabled: string };
+	hubs: { active: string[]; inactive: string[] };
+}
+
+export interface SandboxProcess {
+	info: SandboxInfo;
+	process: Started;
+	stop(): Promise<void>;
+}
+
+export interface SandboxOptions {
+	port?: number;
+	adminToken?: string;
+	keys?: Partial<SandboxInfo['keys']>;
+	/** The sandbox's stderr (its human-readable block and errors) goes here. */
+	logFile: string;
+}
+
+/**
+ * Starts the sandbox Partner API as its own process (Node 20 with ts-node, like `npm run
+ * sandbox`), waits for its JSON line and returns it.
+ */
+export async function startSandbox(options: SandboxOptions): Promise<SandboxProcess> {
+	const args = ['-r', 'ts-node/register/transpile-only', 'test/sandbox/cli.ts', '--json'];
+	if (options.port) args.push('--port', String(options.port));
+	if (options.adminToken) args.push('--admin-token', options.adminToken);
+	const env: NodeJS.ProcessEnv = { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' };
+	delete env.NODE_OPTIONS;
+	if (options.keys) env.SANDBOX_KEYS_JSON = JSON.stringify(options.keys);
+	else delete env.SANDBOX_KEYS_JSON;
+
+	const started = startGuarded('sandbox', process.execPath, args, {
+		cwd: repoRoot,
+		env,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	const log = createWriteStream(options.logFile, { flags: 'a' });
+	started.child.stderr?.pipe(log);
+	try {
+		const info = await readInfo(started);
+		return { info, process: started, stop: () => stopStarted(started) };
+	} catch (error) {
+		await stopStarted(started);
+		throw error;
+	}
+}
+
+function readInfo(started: Started): Promise<SandboxInfo> {
+	return new Promise((resolveInfo, reject) => {
+		const lines = createInterface({ input: started.child.stdout! });
+		const timer = setTimeout(
+			() => reject(new Error('The sandbox printed no JSON in 30 s')),
+			30_000,
+		);
+		lines.on('line', (line) => {
+			if (!line.startsWith('{')) return;
+			clearTimeout(timer);
+			lines.close();
+			// Keep draining stdout so the sandbox never blocks on a full pipe.
+			started.child.stdout?.resume();
+			resolveInfo(JSON.parse(line) as SandboxInfo);
+		});
+		void started.exited.then((code) => {
+			clearTimeout(timer);
+			reject(new Error(`The sandbox exited with code ${code} before it was ready`));
+		});
+	});
+}
+
+/** The sandbox's operator and test controls over HTTP (`/__admin/…`). */
+export class SandboxAdmin {
+	constructor(private readonly info: Pick<SandboxInfo, 'origin' | 'adminToken'>) {}
+
+	private url(path: string) {
+		return `${this.info.origin}/__admin${path}`;
+	}
+
+	private headers() {
+		return { 'x-sandbox-admin-token': this.info.adminToken };
+	}
+
+	async post<T = unknown>(path: string, body: unknown = {}): Promise<T> {
+		const response = await expectOk<T>(`sandbox admin POST ${path}`, this.url(path), {
+			method: 'POST',
+			headers: this.headers(),
+			body,
+		});
+		return response.body;
+	}
+
+	async get<T = unknown>(path: string): Promise<T> {
+		return (
+			await expectOk<T>(`sandbox admin GET ${path}`, this.url(path), { headers: this.headers() })
+		).body;
+	}
+
+	/** Sends a signed webhook (or a forged one, by `mode`) and returns the receiver's answer. */
+	async sendWebhook(options: WebhookSendOptions): Promise<WebhookResult> {
+		const response = await requestJson<WebhookResult>(this.url('/webhooks/send'), {
+			method: 'POST',
+			headers: this.headers(),
+			body: options,
+		});
+		if (response.status !== 200) {
+			throw new Error(
+				`sandbox webhook send: HTTP ${response.status} ${JSON.stringify(response.body)}`,
+			);
+		}
+		return response.body;
+	}
+}
+
+export interface WebhookSendOptions {
+	url: string;
+	secret: string;
+	mode?: string;
+	type?: string;
+	data?: unknown;
+	id?: string;
+}
+
+export interface WebhookResult {
+	status: number;
+	body: unknown;
+	id: string;
+	timestamp: number;
+	headers: Record<string, string>;
+	sentBody: string;
+}
+
+export function sandboxLogFile(dir: string) {
+	return join(dir, 'sandbox.log');
+}

@@ -1,0 +1,58 @@
+import { CREDENTIAL_IDS } from '../lib/fixtures';
+import { loadSuite } from '../lib/suiteContext';
+
+// The credential dialog's "Test" button: POST /rest/credentials/test with the stored credential,
+// as the editor sends it (secrets redacted; n8n fills them in from the database).
+const suite = loadSuite();
+
+async function testStoredCredential(id: string) {
+	const stored = await suite.client.rest<{
+		id: string;
+		name: string;
+		type: string;
+		data: Record<string, unknown>;
+	}>('GET', `/credentials/${id}?includeData=true`);
+	const { name, type, data } = stored.data;
+	const result = await suite.client.rest<{ status: string; message: string }>(
+		'POST',
+		'/credentials/test',
+		{ credentials: { id, name, type, data } },
+	);
+	return result.data;
+}
+
+describe('credential test through n8n', () => {
+	it('passes with a working key', async () => {
+		expect(await testStoredCredential(CREDENTIAL_IDS.full)).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
+	});
+
+	it('fails with a refused key, showing our message', async () => {
+		const result = await testStoredCredential(CREDENTIAL_IDS.badKey);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^The API key was refused \(401\)\. Copy the key again/);
+	});
+
+	it('gives the same answers through the public API test endpoint', async () => {
+		const good = await suite.client.publicApi('POST', `/credentials/${CREDENTIAL_IDS.full}/test`);
+		expect(good.body).toMatchObject({ status: 'OK' });
+		const bad = await suite.client.publicApi('POST', `/credentials/${CREDENTIAL_IDS.badKey}/test`);
+		expect(bad.body).toMatchObject({
+			status: 'Error',
+			message: expect.stringContaining('The API key was refused (401)'),
+		});
+	});
+
+	it('sent the key only in the X-SVC-API-Key header of GET /partner-api/hubs', async () => {
+		const log = await suite.admin.get<
+			Array<{ method: string; path: string; headers: Record<string, string> }>
+		>('/log?path=/partner-api/hubs');
+		const withGoodKey = log.filter(
+			(entry) => entry.headers['x-svc-api-key'] === suite.sandbox.keys.full,
+		);
+		expect(withGoodKey.length).toBeGreaterThan(0);
+		expect(withGoodKey.every((entry) => entry.method === 'GET')).toBe(true);
+	});
+});
