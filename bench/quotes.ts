@@ -5,7 +5,7 @@ import { registerNodeType, runNode, runWorkflow, type RunResult } from '../test/
 import { BASELINE_NODE_TYPE, BaselineQuote } from './baselineNode';
 import { DECLARATIVE_NODE_TYPE, DeclarativeQuote } from './declarativeNode';
 import { countEvaluations } from './expressions';
-import { BenchFailure, canonical, median, ms, timed } from './report';
+import { BenchFailure, canonical, median, ms, runWhenMain, timed } from './report';
 import { declarativeParameters, quoteCreateParameters, routeBodies } from './routes';
 import { startBenchSandbox, type BenchSandbox } from './sandbox';
 
@@ -153,12 +153,4 @@ function report(sandbox: BenchSandbox, times: Times, evaluations: Evaluations, p
 	].join('\n');
 }
 
-if (require.main === module) {
-	void run().then(
-		(text) => console.log(text),
-		(error: unknown) => {
-			console.log(error instanceof BenchFailure ? error.section : error);
-			process.exitCode = 1;
-		},
-	);
-}
+runWhenMain(module, run);

@@ -6,7 +6,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_MAX_RETRIES } from '../nodes/PartnerLogistics/shared/request';
 import { runNode } from '../test/harness';
-import { BenchFailure, seconds, timed } from './report';
+import { BenchFailure, runWhenMain, seconds, timed } from './report';
 import { quoteCreateParameters, routeBodies } from './routes';
 import { startBenchSandbox, type BenchSandbox } from './sandbox';
 
@@ -145,12 +145,4 @@ function report(sandbox: BenchSandbox, main: Outcome, fallback: Outcome, problem
 	].join('\n');
 }
 
-if (require.main === module) {
-	void run().then(
-		(text) => console.log(text),
-		(error: unknown) => {
-			console.log(error instanceof BenchFailure ? error.section : error);
-			process.exitCode = 1;
-		},
-	);
-}
+runWhenMain(module, run);

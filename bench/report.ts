@@ -40,3 +40,15 @@ export function canonical(value: unknown): string {
 	}
 	return JSON.stringify(value);
 }
+
+/** Lets `npx ts-node --prefer-ts-exts bench/<name>.ts` run one bench alone and print its section. */
+export function runWhenMain(caller: NodeModule, run: () => Promise<string>) {
+	if (require.main !== caller) return;
+	void run().then(
+		(text) => console.log(text),
+		(error: unknown) => {
+			console.log(error instanceof BenchFailure ? error.section : error);
+			process.exitCode = 1;
+		},
+	);
+}

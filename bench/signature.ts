@@ -9,6 +9,7 @@ import {
 	verifyStandardWebhook,
 	verifyStripeSignature,
 } from '../nodes/PartnerLogistics/webhook/signature';
+import { runWhenMain } from './report';
 
 const BODY_BYTES = 2048;
 const SAMPLES = 21;
@@ -133,6 +134,4 @@ export async function run(): Promise<string> {
 	].join('\n');
 }
 
-if (require.main === module) {
-	void run().then((text) => console.log(text));
-}
+runWhenMain(module, run);

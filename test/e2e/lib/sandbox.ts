@@ -2,6 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
+import type { SendWebhookOptions, SendWebhookResult } from '../../sandbox';
 import { expectOk, requestJson } from './http';
 import { repoRoot } from './paths';
 import { type Started, startGuarded, stopStarted } from './processes';
@@ -109,8 +110,8 @@ export class SandboxAdmin {
 	}
 
 	/** Sends a signed webhook (or a forged one, by `mode`) and returns the receiver's answer. */
-	async sendWebhook(options: WebhookSendOptions): Promise<WebhookResult> {
-		const response = await requestJson<WebhookResult>(this.url('/webhooks/send'), {
+	async sendWebhook(options: SendWebhookOptions): Promise<SendWebhookResult> {
+		const response = await requestJson<SendWebhookResult>(this.url('/webhooks/send'), {
 			method: 'POST',
 			headers: this.headers(),
 			body: options,
@@ -122,24 +123,6 @@ export class SandboxAdmin {
 		}
 		return response.body;
 	}
-}
-
-export interface WebhookSendOptions {
-	url: string;
-	secret: string;
-	mode?: string;
-	type?: string;
-	data?: unknown;
-	id?: string;
-}
-
-export interface WebhookResult {
-	status: number;
-	body: unknown;
-	id: string;
-	timestamp: number;
-	headers: Record<string, string>;
-	sentBody: string;
 }
 
 export function sandboxLogFile(dir: string) {

@@ -1,14 +1,14 @@
 import { sleep, waitFor } from '../lib/http';
 import { triggerUrl, WORKFLOW_IDS } from '../lib/fixtures';
 import { type Execution, nodeOutput } from '../lib/n8nApi';
-import type { WebhookResult, WebhookSendOptions } from '../lib/sandbox';
+import type { SendWebhookOptions, SendWebhookResult, WebhookMode } from '../../sandbox';
 import { loadSuite } from '../lib/suiteContext';
 
 // The active trigger workflow receiving deliveries from the sandbox's Standard Webhooks emitter.
 const suite = loadSuite();
 const url = triggerUrl(suite.n8nBaseUrl);
 
-const send = (options: Partial<WebhookSendOptions>) =>
+const send = (options: Partial<SendWebhookOptions>) =>
 	suite.admin.sendWebhook({
 		url,
 		secret: suite.signingSecret,
@@ -29,7 +29,7 @@ async function settledExecutions(count: number): Promise<Execution[]> {
 }
 
 describe('Partner Logistics Trigger in an active workflow', () => {
-	const accepted: WebhookResult[] = [];
+	const accepted: SendWebhookResult[] = [];
 
 	beforeAll(async () => {
 		// Published webhooks register just after readiness: wait until the URL stops answering 404.
@@ -79,7 +79,7 @@ describe('Partner Logistics Trigger in an active workflow', () => {
 		expect(replay.body).toMatchObject({ ignored: 'duplicate' });
 	});
 
-	it.each([
+	it.each<[string, WebhookMode, number]>([
 		['a forged signature', 'bad-signature', 401],
 		['a signature made with another secret', 'wrong-secret', 401],
 		['a stale timestamp', 'stale-timestamp', 401],
