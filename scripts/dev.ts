@@ -11,6 +11,7 @@ import {
 	credentialsFor,
 	loadWorkflows,
 	newSigningSecret,
+	TRIGGER_WORKFLOW_IDS,
 	triggerUrl,
 	WORKFLOW_IDS,
 } from '../test/e2e/lib/fixtures';
@@ -102,7 +103,7 @@ async function main() {
 		fixtures: (sandbox) => ({
 			credentials: credentialsFor(sandbox, state.signingSecret),
 			workflows: firstRun ? loadWorkflows(sandbox) : [],
-			activate: firstRun ? [WORKFLOW_IDS.webhookEvents] : [],
+			activate: firstRun ? TRIGGER_WORKFLOW_IDS : [],
 		}),
 		log: say,
 	});
@@ -129,7 +130,14 @@ Partner Logistics playground is ready (${seconds} s).
     ${base}/workflow/${WORKFLOW_IDS.goBulk}   GO_BULK quotation paid on credit
     ${base}/workflow/${WORKFLOW_IDS.haul}   HAUL quotation to truck tracking
     ${base}/workflow/${WORKFLOW_IDS.supportCase}   support case lifecycle
+    ${base}/workflow/${WORKFLOW_IDS.bookingRetry}   book safely with Retry On Fail
+    ${base}/workflow/${WORKFLOW_IDS.orderBatch}   quote and book a batch of orders
+    ${base}/workflow/${WORKFLOW_IDS.multiStop}   multi-stop CLICK delivery
+    ${base}/workflow/${WORKFLOW_IDS.bookingTypedIn}   book with the route typed in
+    ${base}/workflow/${WORKFLOW_IDS.quotationAnswers}   accept credit terms or decline a quotation
     ${base}/workflow/${WORKFLOW_IDS.webhookEvents}   receive signed events (active)
+    ${base}/workflow/${WORKFLOW_IDS.eventsStripe}   receive Stripe-style signed events (active)
+    ${base}/workflow/${WORKFLOW_IDS.eventsHmac}   receive HMAC-signed events (active)
 
   Credential "Partner Logistics sandbox" points at the sandbox API ${info.url}
   Send a signed test event to the active trigger workflow:

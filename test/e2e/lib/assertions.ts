@@ -42,3 +42,27 @@ export async function lastSeq(admin: SandboxAdmin): Promise<number> {
 	const all = await admin.get<LoggedRequest[]>('/log');
 	return all.length ? all[all.length - 1].seq : 0;
 }
+
+/** The Idempotency-Key the node derives for `action` (`resource.operation`) when none is set. */
+export const derivedKey = (action: string) =>
+	expect.stringMatching(new RegExp(`^n8n-${action.replace('.', '\\.')}-[0-9a-f]{40}$`));
+
+/** The POSTs to paths matching `path`, in arrival order. */
+export const postsTo = (requests: LoggedRequest[], path: RegExp) =>
+	requests.filter((request) => request.method === 'POST' && path.test(request.path));
+
+/**
+ * A POST as the node sends it: a JSON request with the credential's key, the Idempotency-Key it
+ * derives for the action, and exactly `body` (undefined: nothing was sent).
+ */
+export function expectNodePost(
+	request: LoggedRequest | undefined,
+	expected: { action: string; apiKey: string; body: unknown },
+): void {
+	expect(request?.headers).toMatchObject({
+		'content-type': 'application/json',
+		'x-svc-api-key': expected.apiKey,
+		'idempotency-key': derivedKey(expected.action),
+	});
+	expect(request?.body).toEqual(expected.body);
+}

@@ -20,13 +20,37 @@ export const WORKFLOW_IDS = {
 	supportCase: 'plWfSupportCase1',
 	supportCaseNoCapability: 'plWfSupportNoCap',
 	webhookEvents: 'plWfWebhookEvent',
+	bookingRetry: 'plWfBookRetry001',
+	orderBatch: 'plWfOrderBatch01',
+	multiStop: 'plWfMultiStop001',
+	bookingTypedIn: 'plWfBookTypedIn1',
+	quotationAnswers: 'plWfQuoteAnswers',
+	eventsStripe: 'plWfEventsStripe',
+	eventsHmac: 'plWfEventsHmac01',
 } as const;
 
+/** One active trigger workflow per signature scheme, with the webhookId of its trigger node. */
+export const TRIGGERS = {
+	standardWebhooks: {
+		workflowId: WORKFLOW_IDS.webhookEvents,
+		webhookId: '5b0c7a52-6f1e-4c38-9d2a-7e4f1a9c3b10',
+	},
+	stripe: {
+		workflowId: WORKFLOW_IDS.eventsStripe,
+		webhookId: 'c7d3e9a1-4b2f-4e6a-9c1d-2f8b5a7e3d40',
+	},
+	hmacHeader: {
+		workflowId: WORKFLOW_IDS.eventsHmac,
+		webhookId: '0e6f2b8d-91a4-4c7e-b3f5-6d2a8c4e1b97',
+	},
+} as const;
+export type TriggerScheme = keyof typeof TRIGGERS;
+export const TRIGGER_WORKFLOW_IDS = Object.values(TRIGGERS).map((trigger) => trigger.workflowId);
+
 /** The trigger's production URL is /webhook/<webhookId>/<path> (no isFullPath). */
-export const TRIGGER_WEBHOOK_ID = '5b0c7a52-6f1e-4c38-9d2a-7e4f1a9c3b10';
 export const TRIGGER_PATH = 'partner-logistics';
-export const triggerUrl = (n8nBaseUrl: string) =>
-	`${n8nBaseUrl}/webhook/${TRIGGER_WEBHOOK_ID}/${TRIGGER_PATH}`;
+export const triggerUrl = (n8nBaseUrl: string, scheme: TriggerScheme = 'standardWebhooks') =>
+	`${n8nBaseUrl}/webhook/${TRIGGERS[scheme].webhookId}/${TRIGGER_PATH}`;
 
 export const credentialName = {
 	full: 'Partner Logistics sandbox',

@@ -202,9 +202,13 @@ function sessionCookie(response: JsonResponse): string {
 	return auth.split(';')[0];
 }
 
-/** The items a node output on its first run (main output 0). */
-export function nodeOutput(execution: Execution, node: string): Array<Record<string, unknown>> {
+/** The items a node output on its first run, on main output `output` (1: the error output). */
+export function nodeOutput(
+	execution: Execution,
+	node: string,
+	output = 0,
+): Array<Record<string, unknown>> {
 	const run = execution.data?.resultData.runData[node]?.[0];
 	if (!run) throw new Error(`Node "${node}" did not run in execution ${execution.id}`);
-	return (run.data?.main[0] ?? []).map((item) => item.json);
+	return (run.data?.main[output] ?? []).map((item) => item.json);
 }

@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-import type { SendWebhookOptions, SendWebhookResult } from '../../sandbox';
+import type { FaultPlan, SendWebhookOptions, SendWebhookResult } from '../../sandbox';
 import { expectOk, requestJson } from './http';
 import { repoRoot } from './paths';
 import { type Started, startGuarded, stopStarted } from './processes';
@@ -15,6 +15,16 @@ export interface SandboxInfo {
 	adminToken: string;
 	savedCards: { enabled: string; notEnabled: string };
 	hubs: { active: string[]; inactive: string[] };
+}
+
+/** The parts of an organization's state (GET /__admin/state) the specs read. */
+export interface OrgState {
+	quotes: Array<Record<string, unknown>>;
+	bookings: Array<Record<string, unknown>>;
+	payments: Array<Record<string, unknown>>;
+	quoteRequests: Array<Record<string, unknown>>;
+	haulageQuotations: Array<Record<string, unknown>>;
+	supportCases: Array<Record<string, unknown>>;
 }
 
 export interface SandboxProcess {
@@ -107,6 +117,20 @@ export class SandboxAdmin {
 		return (
 			await expectOk<T>(`sandbox admin GET ${path}`, this.url(path), { headers: this.headers() })
 		).body;
+	}
+
+	/**
+	 * Replaces the whole fault plan; `{}` clears it. Paths are strings: a RegExp would not survive
+	 * JSON. A plan hits the next matching partner requests whoever sends them (dropAfterCommit:
+	 * any successful POST), so set it right before the run it is meant for and clear it after.
+	 */
+	async setFaults(plan: FaultPlan): Promise<void> {
+		await this.post('/faults', plan);
+	}
+
+	/** Records of organization A (the suite's keys), hidden parts included. */
+	async stateOfOrgA(): Promise<OrgState> {
+		return (await this.get<{ A: OrgState }>('/state')).A;
 	}
 
 	/** Sends a signed webhook (or a forged one, by `mode`) and returns the receiver's answer. */

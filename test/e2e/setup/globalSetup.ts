@@ -7,7 +7,7 @@ import {
 	loadWorkflows,
 	newSigningSecret,
 	supportCaseWithoutCapability,
-	WORKFLOW_IDS,
+	TRIGGER_WORKFLOW_IDS,
 } from '../lib/fixtures';
 import { installCleanupHooks } from '../lib/processes';
 import { startStack } from '../lib/stack';
@@ -17,7 +17,7 @@ import { E2E_OWNER, setRunningStack } from './state';
 
 /**
  * Starts the sandbox and a real n8n with the packed package installed, imports the credentials
- * and workflows, activates the trigger workflow. Runs once, in jest's main process.
+ * and workflows, activates the trigger workflows. Runs once, in jest's main process.
  */
 export default async function globalSetup(): Promise<void> {
 	const workDir = mkdtempSync(join(tmpdir(), 'partner-logistics-e2e-'));
@@ -41,7 +41,7 @@ export default async function globalSetup(): Promise<void> {
 			return {
 				credentials: credentialsFor(sandbox, signingSecret, ['full', 'noSupport', 'badKey']),
 				workflows: [...workflows, supportCaseWithoutCapability(workflows)],
-				activate: [WORKFLOW_IDS.webhookEvents],
+				activate: TRIGGER_WORKFLOW_IDS,
 			};
 		},
 		log,

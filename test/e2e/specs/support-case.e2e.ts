@@ -5,10 +5,12 @@ import { loadSuite } from '../lib/suiteContext';
 
 const suite = loadSuite();
 
-describe('support case: create -> comment -> close -> reopen -> list OPEN', () => {
+describe('support case: create -> comment -> close -> reopen -> get -> list OPEN', () => {
 	let execution: Execution;
+	let since: number;
 
 	beforeAll(async () => {
+		since = await lastSeq(suite.admin);
 		execution = await suite.client.runManually(WORKFLOW_IDS.supportCase);
 	});
 
@@ -34,6 +36,27 @@ describe('support case: create -> comment -> close -> reopen -> list OPEN', () =
 			caseId: created.caseId,
 			status: 'OPEN',
 		});
+	});
+
+	it('reads the case back with its partner-visible timeline, by a GET without an Idempotency-Key', async () => {
+		const created = onlyItem(execution, 'Open a support case');
+		const read = onlyItem(execution, 'Get the case');
+		expect(read).toMatchObject({ caseId: created.caseId, status: 'OPEN', title: created.title });
+		const timeline = read.timeline as Array<{ type: string; author: string }>;
+		expect(timeline.map((entry) => `${entry.type} ${entry.author}`)).toEqual([
+			'CREATED PARTNER',
+			'COMMENT SUPPORT',
+			'COMMENT PARTNER',
+			'CLOSED PARTNER',
+			'REOPENED PARTNER',
+		]);
+		const gets = (await sandboxRequests(suite.admin, since)).filter((r) => r.method === 'GET');
+		expect(gets.map((r) => r.path)).toEqual([
+			`/partner-api/support-cases/${created.caseId}`,
+			'/partner-api/support-cases',
+		]);
+		expect(gets[0].headers['x-svc-api-key']).toBe(suite.sandbox.keys.full);
+		expect(gets[0].headers).not.toHaveProperty('idempotency-key');
 	});
 
 	it('lists open cases only, the reopened one among them', () => {
