@@ -229,7 +229,7 @@ describe('HAUL quotations and tracking', () => {
 		expectOneRequest(sandbox, accept.requests, {
 			method: 'POST',
 			path: `/partner-api/haulage/quotations/${quotationId}/accept`,
-			body: undefined, // n8n's request helper sends no body for an empty object
+			body: {}, // sent as "{}": n8n's request helper would drop an empty object
 		});
 
 		const pay = await runAgainst(sandbox, {
@@ -285,7 +285,7 @@ describe('HAUL quotations and tracking', () => {
 		expectOneRequest(sandbox, credit.requests, {
 			method: 'POST',
 			path: `/partner-api/haulage/quotations/${ids[1]}/credit-accept`,
-			body: undefined, // n8n's request helper sends no body for an empty object
+			body: {}, // sent as "{}": n8n's request helper would drop an empty object
 		});
 	});
 

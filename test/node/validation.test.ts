@@ -117,7 +117,7 @@ describe('a bad item fails before any request, naming field, value and item', ()
 			'latitude out of bounds',
 			{ ...clickRoute, pickupLatitude: '={{ $json.lat }}' },
 			{ lat: 91 },
-			/^Item 0: pickupLatitude must be a number between -90 and 90 \(got 91\)$/,
+			/^Item 0 \(1st item\): pickupLatitude must be a number between -90 and 90 \(got 91\)$/,
 		],
 		[
 			'longitude out of bounds',
@@ -231,7 +231,7 @@ describe('a bad item fails before any request, naming field, value and item', ()
 	test.each(cases)('%s', async (_, parameters, item, message) => {
 		const { error, requests } = await quoteWith(parameters, item);
 		expect(error?.message).toMatch(message);
-		expect(error?.message).toMatch(/^Item 0: /);
+		expect(error?.message).toMatch(/^Item 0 \(1st item\): /);
 		expect(requests).toEqual([]);
 	});
 });
@@ -337,7 +337,7 @@ describe('other bodies', () => {
 			{ resource: 'payment', operation: 'get', reference: '={{ $json.reference }}' },
 			{ input: [{}] },
 		);
-		expect(error?.message).toMatch(/^Item 0: reference is required/);
+		expect(error?.message).toMatch(/^Item 0 \(1st item\): reference is required/);
 		expect(requests).toEqual([]);
 	});
 });
@@ -361,7 +361,7 @@ describe('Booking › Create checks the route against its quote', () => {
 			{ input: [quote] },
 		);
 		expect(error?.message).toMatch(
-			/^Item 0: dropoffLatitude differs from the route the quote was priced for \(quoted: 6.4474\)/,
+			/^Item 0 \(1st item\): dropoffLatitude differs from the route the quote was priced for \(quoted: 6.4474\)/,
 		);
 		expect(requests).toEqual([]);
 	});
@@ -411,9 +411,28 @@ test('with Continue On Fail, the good items still go through', async () => {
 	const items = result.output();
 	expect(items).toHaveLength(3);
 	expect(items[0].json.quoteId).toEqual(expect.any(String));
-	expect(items[1].json).toMatchObject({ error: expect.stringMatching(/^Item 1: pickupLatitude/) });
+	expect(items[1].json).toMatchObject({
+		error: expect.stringMatching(/^Item 1 \(2nd item\): pickupLatitude/),
+	});
 	expect(items[2].json.quoteId).toEqual(expect.any(String));
 	expect(requests.map((request) => (request.body as IDataObject).pickupLatitude)).toEqual([
 		6.5, -6.5,
+	]);
+});
+
+test('with failures sent to the error output, each good item still names its input item', async () => {
+	const { result } = await runAgainst(
+		sandbox,
+		{ resource: 'quote', operation: 'create', ...clickRoute, pickupLatitude: '={{ $json.lat }}' },
+		{
+			input: [{ lat: 95 }, { lat: 6.5 }, { lat: -6.5 }],
+			settings: { onError: 'continueErrorOutput' },
+		},
+	);
+	const good = result.output();
+	expect(good.map((item) => item.pairedItem)).toEqual([{ item: 1 }, { item: 2 }]);
+	expect(good.map((item) => item.json.quotedRoute)).toEqual([
+		expect.objectContaining({ pickupLatitude: 6.5 }),
+		expect.objectContaining({ pickupLatitude: -6.5 }),
 	]);
 });

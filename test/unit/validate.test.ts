@@ -227,8 +227,22 @@ test('validateQuoteRequest asks for a hub only with a hub method', () => {
 test('describeProblem names field, value and item', () => {
 	expect(
 		describeProblem({ field: 'pickupLatitude', value: 91, rule: 'must be between -90 and 90' }, 4),
-	).toBe('Item 4: pickupLatitude must be between -90 and 90 (got 91)');
+	).toBe('Item 4 (5th item): pickupLatitude must be between -90 and 90 (got 91)');
 	expect(describeProblem({ field: 'quoteId', value: '', rule: 'is required' }, 0)).toBe(
-		'Item 0: quoteId is required (got nothing)',
+		'Item 0 (1st item): quoteId is required (got nothing)',
 	);
+});
+
+test.each([
+	[0, '1st'],
+	[1, '2nd'],
+	[2, '3rd'],
+	[3, '4th'],
+	[10, '11th'],
+	[11, '12th'],
+	[12, '13th'],
+	[20, '21st'],
+	[111, '112th'],
+])('item %i is the %s item', (index, ordinal) => {
+	expect(describeProblem({ field: 'f', value: 1, rule: 'r' }, index)).toMatch(`(${ordinal} item)`);
 });

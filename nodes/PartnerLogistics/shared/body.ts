@@ -30,7 +30,9 @@ export function sendBody(build: BodyBuilder, check?: BodyCheck): PreSendAction {
 		assertValid(this, conflict(extra, named));
 		const body = { ...extra, ...named };
 		assertValid(this, check?.(body));
-		return { ...requestOptions, body };
+		// n8n's request helper drops an empty object and sends no body at all; '{}' stays valid JSON
+		// for a server that expects one (accept, decline, credit acceptance have no fields).
+		return { ...requestOptions, body: Object.keys(body).length ? body : '{}' };
 	};
 }
 

@@ -30,15 +30,26 @@ export async function sendRequest(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
-	const options = this.getNodeParameter('options', {}) as IDataObject;
+	// Each output item names the input item it came from, so $('Node').item works downstream also
+	// when failed items go to the error output (n8n cannot infer the pairing with two outputs).
+	const pairedItem = { item: this.getItemIndex() };
+	const items = await itemsOf(this, requestData);
+	return items.map((item) => ({ ...item, pairedItem }));
+}
+
+async function itemsOf(
+	context: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[]> {
+	const options = context.getNodeParameter('options', {}) as IDataObject;
 	const maxRetries = Number(options.maxRetries ?? DEFAULT_MAX_RETRIES);
 	const send = async (data: DeclarativeRestApiSettings.ResultOptions) =>
-		await withRetries(this, async () => await this.makeRoutingRequest(data), maxRetries);
+		await withRetries(context, async () => await context.makeRoutingRequest(data), maxRetries);
 
-	if (!LIST_OPERATIONS.includes(this.getNodeParameter('operation') as string)) {
+	if (!LIST_OPERATIONS.includes(context.getNodeParameter('operation') as string)) {
 		return toItems(await send(requestData));
 	}
-	if (this.getNodeParameter('returnAll', false) !== true) {
+	if (context.getNodeParameter('returnAll', false) !== true) {
 		const [first] = await send(requestData);
 		return readListPage(first?.json).items.map((json) => ({ json }));
 	}

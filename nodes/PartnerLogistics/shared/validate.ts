@@ -294,7 +294,14 @@ export function describeProblem(problem: Problem, itemIndex: number): string {
 			: typeof problem.value === 'string'
 				? `"${problem.value}"`
 				: JSON.stringify(problem.value);
-	return `Item ${itemIndex}: ${problem.field} ${problem.rule} (got ${shown})`;
+	return `Item ${itemIndex} (${ordinal(itemIndex + 1)} item): ${problem.field} ${problem.rule} (got ${shown})`;
+}
+
+/** n8n counts items from 0; people count from 1st. */
+function ordinal(n: number): string {
+	const tens = n % 100;
+	const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+	return `${n}${suffix}`;
 }
 
 /**

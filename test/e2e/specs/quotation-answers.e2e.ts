@@ -38,11 +38,11 @@ describe('answering operator quotations: accept credit terms, decline', () => {
 		});
 		const posts = postTo(`/partner-api/quote-requests/${created.quoteRequestId}/credit-accept`);
 		expect(posts).toHaveLength(1);
-		// The node's body is {} and n8n sends an empty object as no body at all (content-length 0).
+		// No fields: the node sends the JSON text {} (n8n would drop an empty object, sending nothing).
 		expectNodePost(posts[0], {
 			action: 'quoteRequest.acceptCredit',
 			apiKey: suite.sandbox.keys.full,
-			body: undefined,
+			body: {},
 		});
 	});
 
@@ -58,7 +58,7 @@ describe('answering operator quotations: accept credit terms, decline', () => {
 		expectNodePost(posts[0], {
 			action: 'haulageQuotation.acceptCredit',
 			apiKey: suite.sandbox.keys.full,
-			body: undefined,
+			body: {},
 		});
 	});
 
@@ -73,7 +73,7 @@ describe('answering operator quotations: accept credit terms, decline', () => {
 		expectNodePost(posts[0], {
 			action: 'haulageQuotation.decline',
 			apiKey: suite.sandbox.keys.full,
-			body: undefined,
+			body: {},
 		});
 	});
 
