@@ -38,6 +38,25 @@ export const hubPicker = (side: 'pickup' | 'dropoff', label: string): INodePrope
 	},
 });
 
+/** Latitude and longitude of a place, with the spec's bounds. */
+const coordinateFields = (
+	name: (axis: 'Latitude' | 'Longitude') => string,
+	label: string,
+	place: string,
+): INodeProperties[] =>
+	(['Latitude', 'Longitude'] as const).map((axis) => {
+		const limit = axis === 'Latitude' ? 90 : 180;
+		return {
+			displayName: label ? `${label} ${axis}` : axis,
+			name: name(axis),
+			type: 'number',
+			typeOptions: { minValue: -limit, maxValue: limit, numberPrecision: 6 },
+			default: 0,
+			placeholder: axis === 'Latitude' ? 'e.g. 6.6018' : 'e.g. 3.3515',
+			description: `${axis} of ${place}, -${limit} to ${limit}`,
+		};
+	});
+
 export const homeFields = (side: 'pickup' | 'dropoff'): INodeProperties[] => {
 	const where = side === 'pickup' ? 'Pickup' : 'Drop-Off';
 	// Hidden for the hub method and for multi-stop orders, shown for every home form.
@@ -61,28 +80,11 @@ export const homeFields = (side: 'pickup' | 'dropoff'): INodeProperties[] => {
 			description: `Street address where the parcel is ${side === 'pickup' ? 'collected' : 'delivered'}`,
 			displayOptions,
 		},
-		{
-			displayName: `${where} Latitude`,
-			name: `${side}Latitude`,
-			type: 'number',
-			typeOptions: { minValue: -90, maxValue: 90, numberPrecision: 6 },
-			default: 0,
-			required: true,
-			placeholder: 'e.g. 6.6018',
-			description: `Latitude of the ${where.toLowerCase()} address, -90 to 90`,
-			displayOptions,
-		},
-		{
-			displayName: `${where} Longitude`,
-			name: `${side}Longitude`,
-			type: 'number',
-			typeOptions: { minValue: -180, maxValue: 180, numberPrecision: 6 },
-			default: 0,
-			required: true,
-			placeholder: 'e.g. 3.3515',
-			description: `Longitude of the ${where.toLowerCase()} address, -180 to 180`,
-			displayOptions,
-		},
+		...coordinateFields(
+			(axis) => `${side}${axis}`,
+			where,
+			`the ${where.toLowerCase()} address`,
+		).map((field) => ({ ...field, required: true, displayOptions })),
 	];
 };
 
@@ -218,22 +220,7 @@ export const routeFields: INodeProperties[] = [
 						placeholder: 'e.g. 12 Allen Avenue, Ikeja, Lagos',
 						description: 'Street address of the stop',
 					},
-					{
-						displayName: 'Latitude',
-						name: 'latitude',
-						type: 'number',
-						default: 0,
-						placeholder: 'e.g. 6.6018',
-						description: 'Latitude of the stop,	-90 to 90',
-					},
-					{
-						displayName: 'Longitude',
-						name: 'longitude',
-						type: 'number',
-						default: 0,
-						placeholder: 'e.g. 3.3515',
-						description: 'Longitude of the stop,	-180 to 180',
-					},
+					...coordinateFields((axis) => axis.toLowerCase(), '', 'the stop'),
 					{
 						displayName: 'Phone',
 						name: 'phone',
