@@ -1,4 +1,4 @@
-import { type Execution, nodeOutput } from './n8nApi';
+import { type Execution, type N8nClient, nodeOutput } from './n8nApi';
 import type { SandboxAdmin } from './sandbox';
 
 export interface LoggedRequest {
@@ -41,6 +41,16 @@ export async function sandboxRequests(admin: SandboxAdmin, afterSeq = 0): Promis
 export async function lastSeq(admin: SandboxAdmin): Promise<number> {
 	const all = await admin.get<LoggedRequest[]>('/log');
 	return all.length ? all[all.length - 1].seq : 0;
+}
+
+/** Runs a workflow as the editor does and returns its stored execution and the requests it made. */
+export async function runWithRequests(
+	suite: { client: N8nClient; admin: SandboxAdmin },
+	workflowId: string,
+): Promise<{ execution: Execution; requests: LoggedRequest[] }> {
+	const since = await lastSeq(suite.admin);
+	const execution = await suite.client.runManually(workflowId);
+	return { execution, requests: await sandboxRequests(suite.admin, since) };
 }
 
 /** The Idempotency-Key the node derives for `action` (`resource.operation`) when none is set. */

@@ -1,11 +1,10 @@
 import {
 	expectNodePost,
 	expectSucceeded,
-	lastSeq,
 	type LoggedRequest,
 	onlyItem,
 	postsTo,
-	sandboxRequests,
+	runWithRequests,
 } from '../lib/assertions';
 import { WORKFLOW_IDS } from '../lib/fixtures';
 import type { Execution } from '../lib/n8nApi';
@@ -33,9 +32,7 @@ describe('Booking › Create with the route typed in (Define Below)', () => {
 	let requests: LoggedRequest[];
 
 	beforeAll(async () => {
-		const since = await lastSeq(suite.admin);
-		execution = await suite.client.runManually(WORKFLOW_IDS.bookingTypedIn);
-		requests = await sandboxRequests(suite.admin, since);
+		({ execution, requests } = await runWithRequests(suite, WORKFLOW_IDS.bookingTypedIn));
 	});
 
 	it('succeeds', () => expectSucceeded(execution));

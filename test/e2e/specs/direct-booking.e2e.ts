@@ -1,4 +1,4 @@
-import { expectSucceeded, lastSeq, onlyItem, sandboxRequests } from '../lib/assertions';
+import { expectSucceeded, type LoggedRequest, onlyItem, runWithRequests } from '../lib/assertions';
 import { WORKFLOW_IDS } from '../lib/fixtures';
 import { type Execution, nodeOutput } from '../lib/n8nApi';
 import { loadSuite } from '../lib/suiteContext';
@@ -7,11 +7,10 @@ const suite = loadSuite();
 
 describe('direct booking: hubs -> quote -> booking -> payment -> payment status', () => {
 	let execution: Execution;
-	let since: number;
+	let requests: LoggedRequest[];
 
 	beforeAll(async () => {
-		since = await lastSeq(suite.admin);
-		execution = await suite.client.runManually(WORKFLOW_IDS.directBooking);
+		({ execution, requests } = await runWithRequests(suite, WORKFLOW_IDS.directBooking));
 	});
 
 	it('succeeds', () => expectSucceeded(execution));
@@ -69,7 +68,7 @@ describe('direct booking: hubs -> quote -> booking -> payment -> payment status'
 	});
 
 	it('sent one Idempotency-Key per POST, never the same one twice', async () => {
-		const posts = (await sandboxRequests(suite.admin, since)).filter((r) => r.method === 'POST');
+		const posts = requests.filter((r) => r.method === 'POST');
 		expect(posts.map((r) => r.path)).toEqual([
 			'/partner-api/booking-quotes',
 			'/partner-api/bookings',

@@ -1,4 +1,4 @@
-import { expectSucceeded, lastSeq, onlyItem, sandboxRequests } from '../lib/assertions';
+import { expectSucceeded, type LoggedRequest, onlyItem, runWithRequests } from '../lib/assertions';
 import { WORKFLOW_IDS } from '../lib/fixtures';
 import type { Execution } from '../lib/n8nApi';
 import { loadSuite } from '../lib/suiteContext';
@@ -7,11 +7,10 @@ const suite = loadSuite();
 
 describe('GO_BULK: quote request -> operator quotation with credit terms -> get -> pay with CREDIT', () => {
 	let execution: Execution;
-	let since: number;
+	let requests: LoggedRequest[];
 
 	beforeAll(async () => {
-		since = await lastSeq(suite.admin);
-		execution = await suite.client.runManually(WORKFLOW_IDS.goBulk);
+		({ execution, requests } = await runWithRequests(suite, WORKFLOW_IDS.goBulk));
 	});
 
 	it('succeeds', () => expectSucceeded(execution));
@@ -39,9 +38,7 @@ describe('GO_BULK: quote request -> operator quotation with credit terms -> get 
 			resourceType: 'QUOTE_REQUEST',
 			resourceId: created.quoteRequestId,
 		});
-		const payment = (await sandboxRequests(suite.admin, since)).find((r) =>
-			r.path.endsWith('/payment'),
-		);
+		const payment = requests.find((r) => r.path.endsWith('/payment'));
 		expect(payment?.body).toEqual({ paymentMethod: 'CREDIT' });
 	});
 });

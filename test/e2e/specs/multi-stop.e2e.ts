@@ -1,11 +1,10 @@
 import {
 	expectNodePost,
 	expectSucceeded,
-	lastSeq,
 	type LoggedRequest,
 	onlyItem,
 	postsTo,
-	sandboxRequests,
+	runWithRequests,
 } from '../lib/assertions';
 import { WORKFLOW_IDS } from '../lib/fixtures';
 import type { Execution } from '../lib/n8nApi';
@@ -49,9 +48,7 @@ describe('multi-stop CLICK: a 3-stop quote booked from its output', () => {
 	let requests: LoggedRequest[];
 
 	beforeAll(async () => {
-		const since = await lastSeq(suite.admin);
-		execution = await suite.client.runManually(WORKFLOW_IDS.multiStop);
-		requests = await sandboxRequests(suite.admin, since);
+		({ execution, requests } = await runWithRequests(suite, WORKFLOW_IDS.multiStop));
 	});
 
 	it('succeeds', () => expectSucceeded(execution));

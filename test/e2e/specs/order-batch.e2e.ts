@@ -1,10 +1,9 @@
 import {
 	expectNodePost,
 	expectSucceeded,
-	lastSeq,
 	type LoggedRequest,
 	postsTo,
-	sandboxRequests,
+	runWithRequests,
 } from '../lib/assertions';
 import { WORKFLOW_IDS } from '../lib/fixtures';
 import { type Execution, nodeOutput } from '../lib/n8nApi';
@@ -55,9 +54,7 @@ describe('a batch of orders: the invalid one set aside before sending, the other
 	let requests: LoggedRequest[];
 
 	beforeAll(async () => {
-		const since = await lastSeq(suite.admin);
-		execution = await suite.client.runManually(WORKFLOW_IDS.orderBatch);
-		requests = await sandboxRequests(suite.admin, since);
+		({ execution, requests } = await runWithRequests(suite, WORKFLOW_IDS.orderBatch));
 	});
 
 	it('succeeds: a failed item on the error output does not fail the run', () =>

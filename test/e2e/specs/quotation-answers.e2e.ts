@@ -1,10 +1,9 @@
 import {
 	expectNodePost,
 	expectSucceeded,
-	lastSeq,
 	type LoggedRequest,
 	onlyItem,
-	sandboxRequests,
+	runWithRequests,
 } from '../lib/assertions';
 import { WORKFLOW_IDS } from '../lib/fixtures';
 import type { Execution } from '../lib/n8nApi';
@@ -22,9 +21,7 @@ describe('answering operator quotations: accept credit terms, decline', () => {
 		requests.filter((request) => request.method === 'POST' && request.path === path);
 
 	beforeAll(async () => {
-		const since = await lastSeq(suite.admin);
-		execution = await suite.client.runManually(WORKFLOW_IDS.quotationAnswers);
-		requests = await sandboxRequests(suite.admin, since);
+		({ execution, requests } = await runWithRequests(suite, WORKFLOW_IDS.quotationAnswers));
 	});
 
 	it('succeeds', () => expectSucceeded(execution));

@@ -1,4 +1,4 @@
-import { expectSucceeded, lastSeq, onlyItem, sandboxRequests } from '../lib/assertions';
+import { expectSucceeded, type LoggedRequest, onlyItem, runWithRequests } from '../lib/assertions';
 import { WORKFLOW_IDS } from '../lib/fixtures';
 import { type Execution, nodeOutput } from '../lib/n8nApi';
 import { loadSuite } from '../lib/suiteContext';
@@ -7,11 +7,10 @@ const suite = loadSuite();
 
 describe('support case: create -> comment -> close -> reopen -> get -> list OPEN', () => {
 	let execution: Execution;
-	let since: number;
+	let requests: LoggedRequest[];
 
 	beforeAll(async () => {
-		since = await lastSeq(suite.admin);
-		execution = await suite.client.runManually(WORKFLOW_IDS.supportCase);
+		({ execution, requests } = await runWithRequests(suite, WORKFLOW_IDS.supportCase));
 	});
 
 	it('succeeds', () => expectSucceeded(execution));
@@ -50,7 +49,7 @@ describe('support case: create -> comment -> close -> reopen -> get -> list OPEN
 			'CLOSED PARTNER',
 			'REOPENED PARTNER',
 		]);
-		const gets = (await sandboxRequests(suite.admin, since)).filter((r) => r.method === 'GET');
+		const gets = requests.filter((r) => r.method === 'GET');
 		expect(gets.map((r) => r.path)).toEqual([
 			`/partner-api/support-cases/${created.caseId}`,
 			'/partner-api/support-cases',
@@ -69,11 +68,10 @@ describe('support case: create -> comment -> close -> reopen -> get -> list OPEN
 
 describe('support case with a key lacking support:create', () => {
 	let execution: Execution;
-	let since: number;
+	let requests: LoggedRequest[];
 
 	beforeAll(async () => {
-		since = await lastSeq(suite.admin);
-		execution = await suite.client.runManually(WORKFLOW_IDS.supportCaseNoCapability);
+		({ execution, requests } = await runWithRequests(suite, WORKFLOW_IDS.supportCaseNoCapability));
 	});
 
 	it('fails at the first step, naming the missing capability', () => {
@@ -85,7 +83,6 @@ describe('support case with a key lacking support:create', () => {
 	});
 
 	it('was refused by the API with 403 and created nothing', async () => {
-		const requests = await sandboxRequests(suite.admin, since);
 		expect(requests.map((r) => [r.method, r.path, r.status])).toEqual([
 			['POST', '/partner-api/support-cases', 403],
 		]);
