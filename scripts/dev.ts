@@ -164,8 +164,10 @@ async function main() {
 		owner: PLAYGROUND_OWNER,
 		// The credentials are imported on every start (same ids, same values); the sample workflows
 		// only on the first, so changes made in the editor survive a restart.
+		// One credential only: n8n preselects a credential of the type for every new node, and with
+		// the limited key beside it a new node could get that one. The limited key is printed.
 		fixtures: (sandbox) => ({
-			credentials: credentialsFor(sandbox, state.signingSecret),
+			credentials: credentialsFor(sandbox, state.signingSecret, ['full']),
 			workflows: firstRun ? loadWorkflows(sandbox) : [],
 			activate: firstRun ? TRIGGER_WORKFLOW_IDS : [],
 		}),
@@ -207,10 +209,10 @@ Partner Logistics playground is ready (${progress.seconds()} s).
   Sample workflows (open one, then click "Execute workflow"):
 ${samples.map(([id, what]) => `    ${base}/workflow/${id}   ${what}`).join('\n')}
 
-  Sandbox Partner API, already saved in n8n as the credentials named below:
+  Sandbox Partner API (the credential is already saved in n8n):
     Base URL            ${info.url}
-    API key, full       ${info.keys.full}   ("${credentialName.full}")
-    API key, limited    ${info.keys.noSupport}   (no support:create / support:read: "${credentialName.noSupport}")
+    API key, full       ${info.keys.full}   (in the credential "${credentialName.full}")
+    API key, limited    ${info.keys.noSupport}   (no support:create / support:read: support cases get 403)
     API key, read only  ${info.keys.readOnly}   (GETs and support:read only)
     Saved card IDs      ${info.savedCards.enabled} (charges work), ${info.savedCards.notEnabled} (not enabled for API charges: refused)
     Signing secret      ${state.signingSecret}   (the trigger's Webhook Signing Secret)
