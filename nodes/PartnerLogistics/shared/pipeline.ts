@@ -239,6 +239,7 @@ async function send(run: Run, request: ApiRequest): Promise<ApiResponse> {
 				else await wait(decision.delayMs);
 			} else {
 				state.faultRetries++;
+				state.faulted = true;
 				await wait(decision.delayMs);
 			}
 			continue;
