@@ -57,6 +57,17 @@ describe('transport safety', () => {
 		);
 	});
 
+	test('a JSON 200 without a quoteId is not a quote', async () => {
+		// A Base URL pointing at something else that answers JSON to anything.
+		const result = await runNode(quoteParameters, {
+			credentials: { baseUrl: `${sandbox.redirectTarget.origin}/api/v1`, apiKey: 'k_test_123456' },
+		});
+		expect(result.output()).toEqual([]);
+		expect(result.error()?.message).toMatch(
+			/^The API answered 200 without a quoteId, so this is not a usable answer/,
+		);
+	});
+
 	test('an empty 200 where a record is expected is an error', async () => {
 		sandbox.admin.setFaults({ failNext: [{ kind: 'empty200', path: QUOTES }] });
 		const { error, items } = await runAgainst(sandbox, quoteParameters);
