@@ -211,7 +211,8 @@ async function routeMethodOptions(page: Page) {
 		await addQuoteCreate(page);
 		await choose(page, 'serviceType', 'GO_LIGHT');
 		await page.locator('[data-test-id="parameter-input-pickupMethod"]').click();
-		await page.locator('.el-select-dropdown__item:visible', { hasText: 'Hub Drop-Off' }).waitFor();
+		// Its two options; waiting for the second means the list is open and complete.
+		await page.locator('.el-select-dropdown__item:visible').nth(1).waitFor();
 		await settle(page);
 		await page
 			.locator('[data-test-id="ndv"]')
@@ -229,7 +230,7 @@ async function itemError(page: Page) {
 	const output = page.locator('[data-test-id="output-panel"]');
 	await output.getByText(/^Error Branch/).click();
 	await output
-		.getByText(/pickupLatitude must be/)
+		.getByText(/must be a number between/)
 		.first()
 		.waitFor();
 	await settle(page);
