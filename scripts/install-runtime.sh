@@ -50,7 +50,8 @@ console.log(Object.keys(p).filter((k) => /^node_modules\/(@[^/]+\/)?[^/]+$/.test
 packages_progress() {
 	local n
 	n=$(ls -d node_modules/*/package.json node_modules/@*/*/package.json 2>/dev/null | wc -l)
-	echo ", ${n} of ${packages_total} packages unpacked"
+	# For the first minute or so npm only fetches package metadata and plans the tree.
+	if [ "$n" -eq 0 ]; then echo ', reading package metadata'; else echo ", ${n} of ${packages_total} packages unpacked"; fi
 }
 no_progress() { :; }
 
