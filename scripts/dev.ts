@@ -150,7 +150,7 @@ async function main() {
 
 	say('Building the package (npm run build)…');
 	await run('npm', ['run', '--silent', 'build'], progress, false);
-	say('Checking the n8n runtime (the first time it installs: about 5 minutes more)…');
+	say('Checking the n8n runtime (the first time it installs: 5 to 8 minutes more)…');
 	await run('bash', [installRuntimeScript], progress, true);
 
 	mkdirSync(playgroundDir, { recursive: true });

