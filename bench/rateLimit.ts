@@ -4,7 +4,7 @@
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { DEFAULT_MAX_RETRIES } from '../nodes/PartnerLogistics/shared/request';
+import { DEFAULTS } from '../nodes/PartnerLogistics/shared/settings';
 import { runNode } from '../test/harness';
 import { BenchFailure, runWhenMain, seconds, timed } from './report';
 import { quoteCreateParameters, routeBodies } from './routes';
@@ -127,7 +127,7 @@ function report(sandbox: BenchSandbox, main: Outcome, fallback: Outcome, problem
 		'| `options.maxRetries` | failed items | bookings in sandbox | requests | 429s | replays | ' +
 			'most tries of one item | total time | × 6 s floor |',
 		'|---|---:|---:|---:|---:|---:|---:|---:|---:|',
-		row(`**${DEFAULT_MAX_RETRIES} (the node's default)**`, main),
+		row(`**${DEFAULTS.maxRetries} (the node's default)**`, main),
 		row(`${FEW_RETRIES} (for information)`, fallback),
 		'',
 		`With the default the first request reached the sandbox ${seconds(main.firstAt)} ` +

@@ -4,7 +4,14 @@ import { ApiError, conflict } from './errors';
 import { CURRENCY, HUBS } from './fixtures';
 import type { FaultInjector } from './faults';
 import type { OrgState, PaymentRecord, Payable, Quotation, OrgData } from './store';
-import type { FaultPlan, OrgId, QuotationInput, SandboxAdmin } from './types';
+import type {
+	FaultPlan,
+	FaultRule,
+	OrgId,
+	QuotationInput,
+	RedirectTarget,
+	SandboxAdmin,
+} from './types';
 import { haulageQuotationView, paymentView, quoteRequestView } from './views';
 
 export interface SandboxState {
@@ -55,18 +62,74 @@ function payableOf(org: OrgData, payment: PaymentRecord): Payable | undefined {
 	return org.haulageQuotations.get(payment.resourceId);
 }
 
-function validateFaultPlan(plan: FaultPlan): void {
-	for (const rule of plan.failNext ?? []) {
+const RULE_KINDS = [
+	'status',
+	'redirect',
+	'html200',
+	'html502',
+	'empty200',
+	'resetAfterCommit',
+	'slow',
+];
+const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
+
+function isWholeNumber(n: unknown, min: number): boolean {
+	return typeof n === 'number' && Number.isInteger(n) && n >= min;
+}
+
+function validateRule(rule: FaultRule): void {
+	const kind = rule.kind ?? 'status';
+	if (!RULE_KINDS.includes(kind)) {
+		throw badInput(
+			'failNext.kind',
+			`failNext kind must be one of ${RULE_KINDS.join(', ')}; got ${kind}.`,
+		);
+	}
+	if (rule.times !== undefined && !isWholeNumber(rule.times, 1)) {
+		throw badInput('failNext.times', 'failNext times must be a whole number >= 1.');
+	}
+	if (rule.method !== undefined && typeof rule.method !== 'string') {
+		throw badInput('failNext.method', 'failNext method must be a string.');
+	}
+	if (rule.kind === undefined || rule.kind === 'status') {
 		if (![500, 502, 503, 429].includes(rule.status)) {
 			throw badInput(
 				'failNext.status',
 				`failNext status must be 500, 502, 503 or 429; got ${rule.status}.`,
 			);
 		}
-		if (rule.times !== undefined && !(Number.isInteger(rule.times) && rule.times >= 1)) {
-			throw badInput('failNext.times', 'failNext times must be a whole number >= 1.');
+		if (rule.retryAfterSeconds !== undefined && !isWholeNumber(rule.retryAfterSeconds, 0)) {
+			throw badInput(
+				'failNext.retryAfterSeconds',
+				'failNext retryAfterSeconds must be a whole number >= 0.',
+			);
 		}
 	}
+	if (
+		rule.kind === 'redirect' &&
+		rule.status !== undefined &&
+		!REDIRECT_STATUSES.includes(rule.status)
+	) {
+		throw badInput(
+			'failNext.status',
+			`A redirect's status must be one of ${REDIRECT_STATUSES.join(', ')}; got ${rule.status}.`,
+		);
+	}
+	if ((rule.kind === 'html200' || rule.kind === 'html502') && rule.title !== undefined) {
+		if (typeof rule.title !== 'string') {
+			throw badInput('failNext.title', 'failNext title must be a string.');
+		}
+	}
+	if (rule.kind === 'slow' && !(typeof rule.delayMs === 'number' && rule.delayMs >= 0)) {
+		throw badInput('failNext.delayMs', 'A slow rule needs delayMs, a number >= 0.');
+	}
+}
+
+function validateFaultPlan(plan: FaultPlan): void {
+	if (plan.failNext !== undefined && !Array.isArray(plan.failNext)) {
+		throw badInput('failNext', 'failNext must be an array.');
+	}
+	for (const rule of plan.failNext ?? []) validateRule(rule);
 	for (const field of ['rate500', 'rate503'] as const) {
 		const rate = plan[field];
 		if (rate !== undefined && !(typeof rate === 'number' && rate >= 0 && rate <= 1)) {
@@ -81,7 +144,7 @@ function validateFaultPlan(plan: FaultPlan): void {
 	}
 }
 
-export function createAdmin(core: SandboxCore): SandboxAdmin {
+export function createAdmin(core: SandboxCore, redirectTarget: RedirectTarget): SandboxAdmin {
 	const { store } = core;
 
 	function finishPayment(reference: string, outcome: 'SUCCEEDED' | 'FAILED') {
@@ -226,6 +289,9 @@ export function createAdmin(core: SandboxCore): SandboxAdmin {
 
 		sendWebhook: (options) => core.webhooks.send(options),
 
-		reset: () => core.reset(),
+		reset: () => {
+			core.reset();
+			redirectTarget.clear();
+		},
 	};
 }

@@ -212,7 +212,9 @@ describe('lifecycle', () => {
 				keys: { full: expect.any(String), otherOrg: 'org-b-fixed' },
 				adminToken: expect.any(String),
 				savedCards: { enabled: 'pm_card_a_api' },
+				redirectTargetOrigin: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
 			});
+			expect(info.redirectTargetOrigin).not.toBe(info.origin);
 			const hubs = await fetch(`${info.url}/partner-api/hubs`, {
 				headers: { 'X-SVC-API-Key': info.keys.full },
 			});

@@ -6,7 +6,7 @@ import { ApiError } from './errors';
 import { parsePathMatcher } from './paths';
 import type { RequestLog } from './requestLog';
 import { matchRoute } from './router';
-import type { FaultPlan, OrgId, SandboxAdmin } from './types';
+import type { FaultPlan, OrgId, RedirectTarget, SandboxAdmin } from './types';
 import { isJsonObject, type JsonObject } from './validate/fields';
 import type { SendWebhookOptions } from './webhook';
 
@@ -40,7 +40,11 @@ function faultPlanFromJson(body: JsonObject): FaultPlan {
 	};
 }
 
-function adminRoutes(admin: SandboxAdmin, log: RequestLog): AdminRoute[] {
+function adminRoutes(
+	admin: SandboxAdmin,
+	log: RequestLog,
+	redirectTarget: RedirectTarget,
+): AdminRoute[] {
 	return [
 		{
 			method: 'GET',
@@ -49,6 +53,16 @@ function adminRoutes(admin: SandboxAdmin, log: RequestLog): AdminRoute[] {
 				log.list({ method: query.method, path: parsePathMatcher(query.path) }),
 		},
 		{ method: 'DELETE', path: '/__admin/log', handle: () => (log.clear(), OK) },
+		{
+			method: 'GET',
+			path: '/__admin/redirect-target/log',
+			handle: () => redirectTarget.requests(),
+		},
+		{
+			method: 'DELETE',
+			path: '/__admin/redirect-target/log',
+			handle: () => (redirectTarget.clear(), OK),
+		},
 		{ method: 'GET', path: '/__admin/state', handle: () => admin.state() },
 		{ method: 'POST', path: '/__admin/reset', handle: () => (admin.reset(), OK) },
 		{
@@ -110,8 +124,13 @@ function tokenMatches(expected: string, given: string | undefined): boolean {
 	return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export function createAdminHandler(admin: SandboxAdmin, log: RequestLog, adminToken: string) {
-	const routes = adminRoutes(admin, log);
+export function createAdminHandler(
+	admin: SandboxAdmin,
+	log: RequestLog,
+	redirectTarget: RedirectTarget,
+	adminToken: string,
+) {
+	const routes = adminRoutes(admin, log, redirectTarget);
 	return async (req: AdminRequest): Promise<{ status: number; body: unknown }> => {
 		try {
 			if (!tokenMatches(adminToken, req.headers['x-sandbox-admin-token'])) {

@@ -19,6 +19,10 @@ export interface PostOptions {
 	idempotencyKey?: string | null;
 	/** Raw body instead of JSON.stringify(body). */
 	raw?: string;
+	/** Default 'follow', as fetch. */
+	redirect?: 'follow' | 'manual' | 'error';
+	/** Aborts the call, e.g. AbortSignal.timeout(ms) for a client timeout. */
+	signal?: AbortSignal;
 }
 
 async function toResponse(res: Response): Promise<ApiResponse> {
@@ -46,8 +50,15 @@ export function apiClient(sandbox: Sandbox, apiKey: string | null = sandbox.keys
 			const headers: Record<string, string> = { ...auth, 'content-type': 'application/json' };
 			if (key !== null) headers['Idempotency-Key'] = key;
 			const payload = options.raw ?? JSON.stringify(body);
+			const { redirect, signal } = options;
 			return toResponse(
-				await fetch(`${sandbox.url}${path}`, { method: 'POST', headers, body: payload }),
+				await fetch(`${sandbox.url}${path}`, {
+					method: 'POST',
+					headers,
+					body: payload,
+					redirect,
+					signal,
+				}),
 			);
 		},
 	};

@@ -66,6 +66,7 @@ async function main() {
 		adminToken: sandbox.adminToken,
 		savedCards: sandbox.savedCards,
 		hubs: sandbox.hubs,
+		redirectTargetOrigin: sandbox.redirectTarget.origin,
 	};
 	const human = [
 		'Partner Logistics sandbox is running',
@@ -78,6 +79,7 @@ async function main() {
 		`  Saved card (API charges enabled): ${info.savedCards.enabled}`,
 		`  Saved card (not enabled):         ${info.savedCards.notEnabled}`,
 		`  Active hubs: ${info.hubs.active.join(', ')}`,
+		`  Redirect target (redirect faults): ${info.redirectTargetOrigin}`,
 		'Press Ctrl+C to stop.',
 	].join('\n');
 	if (values.json) {

@@ -1,27 +1,34 @@
-// Injected failures: deterministic failNext rules first, then seeded random rates, drops and delays.
-import { ApiError } from './errors';
+// Injected failures. Deterministic failNext rules act in three phases: answering rules on arrival
+// (before anything else), slow rules just before the handler, reset rules once a 2xx is committed.
+// Then seeded random rates, the unfiltered dropAfterCommit and the global delay.
+import { answerFor, type FaultAnswer, statusAnswer } from './faultAnswers';
 import { describePathMatcher, matchesPath } from './paths';
 import { seededRandom } from './rng';
-import type { FailNextFault, FaultPlan } from './types';
+import type { FaultKind, FaultPlan, FaultRule } from './types';
 
-const FAULT_CODES: Record<FailNextFault['status'], [string, string]> = {
-	500: ['INTERNAL_ERROR', 'Internal server error (injected by the sandbox).'],
-	502: ['BAD_GATEWAY', 'Bad gateway (injected by the sandbox).'],
-	503: ['SERVICE_UNAVAILABLE', 'Service temporarily unavailable (injected by the sandbox).'],
-	429: ['RATE_LIMITED', 'Rate limit exceeded (injected by the sandbox).'],
+type Phase = 'arrival' | 'beforeHandler' | 'afterCommit';
+
+const PHASE_OF: Record<FaultKind, Phase> = {
+	status: 'arrival',
+	redirect: 'arrival',
+	html200: 'arrival',
+	html502: 'arrival',
+	empty200: 'arrival',
+	slow: 'beforeHandler',
+	resetAfterCommit: 'afterCommit',
 };
 
-function injected(status: FailNextFault['status'], retryAfterSeconds?: number): ApiError {
-	const [code, message] = FAULT_CODES[status];
-	// A 429 without Retry-After would leave clients guessing, so it always gets one.
-	const retryAfter = retryAfterSeconds ?? (status === 429 ? 1 : undefined);
-	const headers: Record<string, string> =
-		retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) };
-	return new ApiError(status, code, message, { injected: true }, headers);
+export interface FaultTarget {
+	method: string;
+	/** After the base /api/v1 (or the full path outside it). */
+	path: string;
+	fullPath: string;
+	/** The query string with its "?", or "". */
+	search: string;
 }
 
 export class FaultInjector {
-	private failNext: Array<FailNextFault & { remaining: number }> = [];
+	private rules: Array<FaultRule & { remaining: number }> = [];
 	private plan: FaultPlan = {};
 	private dropsLeft = 0;
 	private random: () => number;
@@ -32,7 +39,7 @@ export class FaultInjector {
 
 	set(plan: FaultPlan): void {
 		this.plan = { ...plan };
-		this.failNext = (plan.failNext ?? []).map((f) => ({ ...f, remaining: f.times ?? 1 }));
+		this.rules = (plan.failNext ?? []).map((f) => ({ ...f, remaining: f.times ?? 1 }));
 		this.dropsLeft = plan.dropAfterCommit ?? 0;
 	}
 
@@ -45,33 +52,52 @@ export class FaultInjector {
 		return this.plan.delayMs ?? 0;
 	}
 
-	/** The injected failure for this request, if any; consumes one use of a failNext rule. */
-	pick(method: string, path: string, fullPath: string): ApiError | undefined {
-		const rule = this.failNext.find(
+	/** Consumes one use of the first rule of this phase that matches the request. */
+	private take(phase: Phase, req: FaultTarget): FaultRule | undefined {
+		const rule = this.rules.find(
 			(f) =>
-				(!f.method || f.method.toUpperCase() === method) && matchesPath(f.path, path, fullPath),
+				PHASE_OF[f.kind ?? 'status'] === phase &&
+				(!f.method || f.method.toUpperCase() === req.method) &&
+				matchesPath(f.path, req.path, req.fullPath),
 		);
-		if (rule) {
-			if (--rule.remaining <= 0) this.failNext.splice(this.failNext.indexOf(rule), 1);
-			return injected(rule.status, rule.retryAfterSeconds);
+		if (rule && --rule.remaining <= 0) this.rules.splice(this.rules.indexOf(rule), 1);
+		return rule;
+	}
+
+	/** On arrival: the answer that replaces the API for this request, if any. */
+	answerOnArrival(req: FaultTarget, redirectOrigin: string): FaultAnswer | undefined {
+		const rule = this.take('arrival', req);
+		if (rule) return answerFor(rule, redirectOrigin, `${req.fullPath}${req.search}`);
+		if (this.plan.rate500 && this.random() < this.plan.rate500) {
+			return statusAnswer(500, undefined, 'rate500');
 		}
-		if (this.plan.rate500 && this.random() < this.plan.rate500) return injected(500);
-		if (this.plan.rate503 && this.random() < this.plan.rate503) return injected(503);
+		if (this.plan.rate503 && this.random() < this.plan.rate503) {
+			return statusAnswer(503, undefined, 'rate503');
+		}
 		return undefined;
 	}
 
-	/** True when this committed POST's response must be dropped. */
-	takeDrop(): boolean {
-		if (this.dropsLeft <= 0) return false;
-		this.dropsLeft--;
-		return true;
+	/** Just before the handler: how long a slow rule holds this request (0 = none). */
+	takeSlow(req: FaultTarget): number {
+		const rule = this.take('beforeHandler', req);
+		return rule?.kind === 'slow' ? rule.delayMs : 0;
+	}
+
+	/** After a 2xx, non-replayed answer was committed: whether to reset instead of answering. */
+	takeReset(req: FaultTarget): 'resetAfterCommit' | 'dropAfterCommit' | undefined {
+		if (this.take('afterCommit', req)) return 'resetAfterCommit';
+		if (req.method === 'POST' && this.dropsLeft > 0) {
+			this.dropsLeft--;
+			return 'dropAfterCommit';
+		}
+		return undefined;
 	}
 
 	/** What is still pending, with RegExps as strings (JSON-safe). */
 	view(): FaultPlan & { dropAfterCommitLeft: number } {
 		return {
 			...this.plan,
-			failNext: this.failNext.map(({ remaining, path, ...f }) => ({
+			failNext: this.rules.map(({ remaining, path, ...f }) => ({
 				...f,
 				times: remaining,
 				path: describePathMatcher(path),

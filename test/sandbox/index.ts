@@ -4,6 +4,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { createAdmin } from './admin';
 import { SandboxCore } from './core';
 import { ACTIVE_HUB_IDS, INACTIVE_HUB_IDS, makeKeys, SAVED_CARDS } from './fixtures';
+import { startRedirectTarget } from './redirectTarget';
 import { API_BASE, startServer } from './server';
 import type { Sandbox, SandboxOptions } from './types';
 
@@ -31,26 +32,39 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		options.seed ?? randomInt(2 ** 31),
 		keys,
 	);
-	const admin = createAdmin(core);
-	// Same checks as the admin calls, so a bad option fails at start, not mid-test.
-	admin.setQuoteTtl(core.settings.quoteTtlMs);
-	admin.setRateLimit(core.settings.rateLimitPerSecond);
-	if (!['array', 'cursor'].includes(core.settings.listShape)) {
-		throw new Error(`listShape must be 'array' or 'cursor'; got ${String(options.listShape)}`);
-	}
-	const server = await startServer(core, admin, adminToken, options.port ?? 0);
-	const [enabled, notEnabled] = SAVED_CARDS.A;
+	const redirectTarget = await startRedirectTarget();
+	try {
+		const admin = createAdmin(core, redirectTarget);
+		// Same checks as the admin calls, so a bad option fails at start, not mid-test.
+		admin.setQuoteTtl(core.settings.quoteTtlMs);
+		admin.setRateLimit(core.settings.rateLimitPerSecond);
+		if (!['array', 'cursor'].includes(core.settings.listShape)) {
+			throw new Error(`listShape must be 'array' or 'cursor'; got ${String(options.listShape)}`);
+		}
+		const server = await startServer(core, admin, adminToken, options.port ?? 0, redirectTarget);
+		const [enabled, notEnabled] = SAVED_CARDS.A;
 
-	return {
-		url: `${server.origin}${API_BASE}`,
-		origin: server.origin,
-		keys,
-		adminToken,
-		hubs: { active: [...ACTIVE_HUB_IDS], inactive: [...INACTIVE_HUB_IDS] },
-		savedCards: { enabled: enabled.paymentMethodId, notEnabled: notEnabled.paymentMethodId },
-		requests: (filter) => core.log.list(filter),
-		clearLog: () => core.log.clear(),
-		admin,
-		close: () => server.close(),
-	};
+		return {
+			url: `${server.origin}${API_BASE}`,
+			origin: server.origin,
+			keys,
+			adminToken,
+			hubs: { active: [...ACTIVE_HUB_IDS], inactive: [...INACTIVE_HUB_IDS] },
+			savedCards: { enabled: enabled.paymentMethodId, notEnabled: notEnabled.paymentMethodId },
+			redirectTarget: {
+				origin: redirectTarget.origin,
+				requests: redirectTarget.requests,
+				clear: redirectTarget.clear,
+			},
+			requests: (filter) => core.log.list(filter),
+			clearLog: () => core.log.clear(),
+			admin,
+			close: async () => {
+				await Promise.all([server.close(), redirectTarget.close()]);
+			},
+		};
+	} catch (error) {
+		await redirectTarget.close();
+		throw error;
+	}
 }

@@ -1,5 +1,6 @@
-// One partner request, in order: injected fault, base path, API key, rate limit, route,
-// capability, Idempotency-Key, body, replay or reservation, delay, handler, optional drop.
+// One partner request, in order: answering fault, base path, API key, rate limit, route,
+// capability, Idempotency-Key, body, replay or reservation, delay and slow fault, handler,
+// optional reset after commit.
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { authenticate, requireCapability } from './auth';
@@ -7,6 +8,7 @@ import type { SandboxCore } from './core';
 import { ApiError } from './errors';
 import { requestFingerprint } from './idempotency';
 import { matchRoute, type RouteDef } from './router';
+import type { AppliedFault } from './types';
 import { isJsonObject, type JsonObject } from './validate/fields';
 
 export interface PartnerRequest {
@@ -14,6 +16,8 @@ export interface PartnerRequest {
 	/** After the base /api/v1 when inBase, else the full path. */
 	path: string;
 	fullPath: string;
+	/** The query string with its "?", or "". */
+	search: string;
 	inBase: boolean;
 	query: Record<string, string>;
 	headers: Record<string, string>;
@@ -24,9 +28,19 @@ export interface PartnerResponse {
 	status: number;
 	body: string;
 	headers: Record<string, string>;
+	/** Default application/json; charset=utf-8. */
+	contentType?: string;
 	replayed?: boolean;
 	/** Committed, but the socket is destroyed instead of answering. */
 	drop?: boolean;
+	fault?: AppliedFault;
+}
+
+export interface PipelineContext {
+	/** Aborted when the sandbox closes: ends waits early. */
+	signal: AbortSignal;
+	/** Where redirect faults point (another origin). */
+	redirectOrigin: string;
 }
 
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -115,10 +129,10 @@ export async function handlePartnerRequest(
 	core: SandboxCore,
 	routes: readonly RouteDef[],
 	req: PartnerRequest,
-	signal: AbortSignal,
+	context: PipelineContext,
 ): Promise<PartnerResponse> {
-	const fault = core.faults.pick(req.method, req.path, req.fullPath);
-	if (fault) return errorResponse(fault);
+	const fault = core.faults.answerOnArrival(req, context.redirectOrigin);
+	if (fault) return fault;
 	try {
 		if (!req.inBase) {
 			throw new ApiError(404, 'NOT_FOUND', `Nothing at ${req.fullPath}; the API base is /api/v1.`);
@@ -145,8 +159,10 @@ export async function handlePartnerRequest(
 		}
 
 		let response: PartnerResponse;
+		const slowMs = core.faults.takeSlow(req);
 		try {
-			if (core.faults.delayMs > 0) await sleep(core.faults.delayMs, undefined, { signal });
+			const waitMs = core.faults.delayMs + slowMs;
+			if (waitMs > 0) await sleep(waitMs, undefined, { signal: context.signal });
 			const now = Date.now();
 			const org = core.store.orgs[principal.org];
 			const result = route.handle({ core, principal, org, params, query: req.query, body, now });
@@ -154,8 +170,12 @@ export async function handlePartnerRequest(
 		} catch (error) {
 			response = errorResponse(error);
 		}
-		reservation?.complete(response);
-		if (isPost && response.status < 300 && core.faults.takeDrop()) response.drop = true;
+		reservation?.complete({ ...response });
+		if (slowMs > 0) response.fault = 'slow';
+		if (response.status >= 200 && response.status < 300) {
+			const reset = core.faults.takeReset(req);
+			if (reset) Object.assign(response, { drop: true, fault: reset });
+		}
 		return response;
 	} catch (error) {
 		return errorResponse(error);

@@ -33,6 +33,9 @@ export interface SandboxOptions {
 	seed?: number;
 }
 
+/** The fault that shaped an answer (see README, Faults). */
+export type AppliedFault = FaultKind | 'dropAfterCommit' | 'rate500' | 'rate503';
+
 export interface RequestLogEntry {
 	seq: number;
 	at: number;
@@ -44,24 +47,81 @@ export interface RequestLogEntry {
 	headers: Record<string, string>;
 	/** Parsed JSON, the raw string when it is not JSON, undefined when empty. */
 	body: unknown;
-	/** 0 when the response was deliberately dropped. */
+	/** 0 when the response was deliberately dropped (connection reset without an answer). */
 	status: number;
 	replayed?: boolean;
+	/** Set when an injected fault shaped this answer. */
+	fault?: AppliedFault;
+	/** The client had closed the connection before the answer was ready (e.g. it timed out). */
+	clientClosed?: true;
 }
 
 export type PathMatcher = string | RegExp;
 
-export interface FailNextFault {
-	status: 500 | 502 | 503 | 429;
-	/** Default 1. */
+/** Which requests a fault rule hits, and how many times. */
+export interface FaultFilter {
+	/** How many matching requests the rule hits; default 1. */
 	times?: number;
-	retryAfterSeconds?: number;
+	/** Case-insensitive; any method when absent. */
 	method?: string;
+	/** Path after the base or full path (exact string), or a RegExp on the path after the base. */
 	path?: PathMatcher;
 }
 
+/** An error status answered instead of the API, before auth; nothing is committed. */
+export interface StatusFault extends FaultFilter {
+	kind?: 'status';
+	status: 500 | 502 | 503 | 429;
+	/** Sent as Retry-After (whole seconds, any size); a 429 always has one (default 1). */
+	retryAfterSeconds?: number;
+}
+
+/** @deprecated name kept for existing callers: a failNext rule with an error status. */
+export type FailNextFault = StatusFault;
+
+/** A redirect to the sandbox's redirect target (another origin), before auth; nothing committed. */
+export interface RedirectFault extends FaultFilter {
+	kind: 'redirect';
+	/** Default 302. */
+	status?: 301 | 302 | 303 | 307 | 308;
+}
+
+/** 200 text/html (html200) or 502 text/html (html502), before auth; nothing committed. */
+export interface HtmlFault extends FaultFilter {
+	kind: 'html200' | 'html502';
+	/** The page's <title>; a default per kind. */
+	title?: string;
+}
+
+/** 200 application/json with an empty body, before auth; nothing committed. */
+export interface Empty200Fault extends FaultFilter {
+	kind: 'empty200';
+}
+
+/** The request is processed and committed, then its socket is destroyed without an answer. */
+export interface ResetAfterCommitFault extends FaultFilter {
+	kind: 'resetAfterCommit';
+}
+
+/** The request waits delayMs after its key is reserved, then is processed and answered. */
+export interface SlowFault extends FaultFilter {
+	kind: 'slow';
+	delayMs: number;
+}
+
+export type FaultRule =
+	| StatusFault
+	| RedirectFault
+	| HtmlFault
+	| Empty200Fault
+	| ResetAfterCommitFault
+	| SlowFault;
+
+export type FaultKind = NonNullable<FaultRule['kind']>;
+
 export interface FaultPlan {
-	failNext?: FailNextFault[];
+	/** Deterministic rules, first match wins within each phase (README, Faults). */
+	failNext?: FaultRule[];
 	/** Probability (0..1) that a partner request gets 500. */
 	rate500?: number;
 	/** Probability (0..1) that a partner request gets 503. */
@@ -70,6 +130,30 @@ export interface FaultPlan {
 	dropAfterCommit?: number;
 	/** Delay before every partner request is handled (after its idempotency key is reserved). */
 	delayMs?: number;
+}
+
+/** A request that reached the redirect target (it followed a redirect fault). */
+export interface RedirectedRequest {
+	seq: number;
+	at: number;
+	method: string;
+	/** The full path as received (the sandbox redirects to the same path and query). */
+	path: string;
+	query: Record<string, string>;
+	/** Lower-cased names, raw values. */
+	headers: Record<string, string>;
+	/** Whether an X-SVC-API-Key header arrived at the other origin. */
+	apiKeyReceived: boolean;
+	/** Parsed JSON, the raw string when it is not JSON, undefined when empty. */
+	body: unknown;
+}
+
+export interface RedirectTarget {
+	/** http://127.0.0.1:OTHER_PORT: another origin than the sandbox. */
+	origin: string;
+	/** Every request it received, in arrival order. */
+	requests(): RedirectedRequest[];
+	clear(): void;
 }
 
 export interface QuotationInput {
@@ -124,6 +208,8 @@ export interface Sandbox {
 	hubs: { active: string[]; inactive: string[] };
 	/** Saved cards of organization A. */
 	savedCards: { enabled: string; notEnabled: string };
+	/** A second server on another port that redirect faults point at; it records what it gets. */
+	redirectTarget: RedirectTarget;
 	/** Partner-API calls only (never admin calls), in arrival order. */
 	requests(filter?: RequestFilter): RequestLogEntry[];
 	clearLog(): void;

@@ -1,0 +1,109 @@
+// What an answering fault sends instead of the API: error JSON, a redirect, an HTML page or nothing.
+import { ApiError } from './errors';
+import type { AppliedFault, FaultRule, StatusFault } from './types';
+
+export interface FaultAnswer {
+	status: number;
+	body: string;
+	headers: Record<string, string>;
+	/** Default application/json; charset=utf-8. */
+	contentType?: string;
+	fault: AppliedFault;
+}
+
+const FAULT_CODES: Record<StatusFault['status'], [string, string]> = {
+	500: ['INTERNAL_ERROR', 'Internal server error (injected by the sandbox).'],
+	502: ['BAD_GATEWAY', 'Bad gateway (injected by the sandbox).'],
+	503: ['SERVICE_UNAVAILABLE', 'Service temporarily unavailable (injected by the sandbox).'],
+	429: ['RATE_LIMITED', 'Rate limit exceeded (injected by the sandbox).'],
+};
+
+const HTML = 'text/html; charset=utf-8';
+
+export const DEFAULT_HTML_TITLES = {
+	html200: 'Partner Logistics | Sign in',
+	html502: '502 Bad Gateway',
+} as const;
+
+/** The JSON error of an injected status; a 429 always carries Retry-After (default 1 s). */
+export function statusAnswer(
+	status: StatusFault['status'],
+	retryAfterSeconds: number | undefined,
+	fault: AppliedFault,
+): FaultAnswer {
+	const [code, message] = FAULT_CODES[status];
+	const retryAfter = retryAfterSeconds ?? (status === 429 ? 1 : undefined);
+	const headers: Record<string, string> =
+		retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) };
+	const details = retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter };
+	const error = new ApiError(status, code, message, { injected: true, ...details }, headers);
+	return { status, body: JSON.stringify(error.body), headers: error.headers, fault };
+}
+
+function escapeHtml(text: string): string {
+	return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** A login page (what a misrouted request or an expired SSO session gets back with 200). */
+function loginPage(title: string): string {
+	return `<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+<body><form method="post" action="/login"><h1>Sign in</h1>
+<input name="email" type="email"><input name="password" type="password"><button>Sign in</button>
+</form></body>
+</html>
+`;
+}
+
+/** A reverse proxy's error page, as nginx sends it when the upstream is down. */
+function proxyErrorPage(title: string): string {
+	return `<html>
+<head><title>${escapeHtml(title)}</title></head>
+<body>
+<center><h1>${escapeHtml(title)}</h1></center>
+<hr><center>nginx</center>
+</body>
+</html>
+`;
+}
+
+/** The answer of a rule that answers before the API runs (every kind but slow and resetAfterCommit). */
+export function answerFor(
+	rule: FaultRule,
+	redirectOrigin: string,
+	fullPathAndQuery: string,
+): FaultAnswer {
+	switch (rule.kind) {
+		case undefined:
+		case 'status':
+			return statusAnswer(rule.status, rule.retryAfterSeconds, 'status');
+		case 'redirect':
+			return {
+				status: rule.status ?? 302,
+				body: '',
+				headers: { Location: `${redirectOrigin}${fullPathAndQuery}` },
+				fault: 'redirect',
+			};
+		case 'html200':
+			return {
+				status: 200,
+				body: loginPage(rule.title ?? DEFAULT_HTML_TITLES.html200),
+				headers: {},
+				contentType: HTML,
+				fault: 'html200',
+			};
+		case 'html502':
+			return {
+				status: 502,
+				body: proxyErrorPage(rule.title ?? DEFAULT_HTML_TITLES.html502),
+				headers: {},
+				contentType: HTML,
+				fault: 'html502',
+			};
+		case 'empty200':
+			return { status: 200, body: '', headers: {}, fault: 'empty200' };
+		default:
+			throw new Error(`sandbox: ${rule.kind} does not answer before the API`);
+	}
+}
