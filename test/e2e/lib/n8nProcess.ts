@@ -100,21 +100,31 @@ export async function startN8nProcess(
 	const healthUrl = `http://127.0.0.1:${healthPort ?? instance.port}/healthz/readiness`;
 	const server = { process: started, baseUrl, stop: () => stopStarted(started) };
 	try {
+		const options = {
+			timeoutMs: readyTimeoutMs,
+			intervalMs: 250,
+			abort: () =>
+				exitCode === undefined
+					? undefined
+					: `${name} exited with code ${exitCode}; see ${stdoutLog}`,
+		};
 		await waitFor(
 			`${name} readiness at ${healthUrl}`,
 			async () => {
 				const response = await requestJson<{ status?: string }>(healthUrl);
 				return response.status === 200 && response.body?.status === 'ok' ? true : undefined;
 			},
-			{
-				timeoutMs: readyTimeoutMs,
-				intervalMs: 250,
-				abort: () =>
-					exitCode === undefined
-						? undefined
-						: `${name} exited with code ${exitCode}; see ${stdoutLog}`,
-			},
+			options,
 		);
+		// n8n 1.x reports readiness before the main has mounted its REST API (2.x after).
+		if (command === 'start') {
+			await waitFor(
+				`${name} REST API at ${baseUrl}/rest/settings`,
+				async () =>
+					(await requestJson(`${baseUrl}/rest/settings`)).status === 200 ? true : undefined,
+				options,
+			);
+		}
 	} catch (error) {
 		await server.stop();
 		throw error;
