@@ -77,7 +77,7 @@ export async function startTriggerHarness(
 		id: randomUUID(),
 		name: 'Partner Logistics Trigger',
 		type: TYPE,
-		typeVersion: 1,
+		typeVersion: 1.1,
 		position: [0, 0],
 		webhookId,
 		// As n8n stores it: only what the user set; Workflow fills in the defaults.
