@@ -75,6 +75,25 @@ describe('Standard Webhooks, signed by the reference library', () => {
 		expect(verify(headers, { secrets: [newWhsec()] })).toMatchObject({ ok: false });
 	});
 
+	it('reads a signature header as the reference library does: extra commas and spaces', () => {
+		const headers = standardHeaders(current, body, { id: 'msg_3' });
+		const good = headers['webhook-signature'];
+		const library = new Webhook(current);
+		for (const signature of [`${good},extra`, `  ${good}`, `v2,AAAA  ${good} `, `v1, ${good}`]) {
+			const variant = { ...headers, 'webhook-signature': signature };
+			let libraryAccepts = true;
+			try {
+				jest.useFakeTimers({ now: NOW });
+				library.verify(body, variant);
+			} catch {
+				libraryAccepts = false;
+			} finally {
+				jest.useRealTimers();
+			}
+			expect([signature, verify(variant).ok]).toEqual([signature, libraryAccepts]);
+		}
+	});
+
 	it('refuses a wrong secret', () => {
 		const headers = standardHeaders(newWhsec(), body);
 		expect(verify(headers)).toEqual({ ok: false, reason: 'signature-mismatch' });

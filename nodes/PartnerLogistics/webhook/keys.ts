@@ -38,20 +38,35 @@ export function keyOf(secret: string, format: KeyFormat): Buffer | undefined {
  */
 export class Keyring {
 	first = 0;
+	/** Whether any secret yields a key. */
+	readonly usable: boolean;
 
-	constructor(readonly keys: ReadonlyArray<Buffer | undefined>) {}
+	constructor(
+		readonly format: KeyFormat,
+		readonly keys: ReadonlyArray<Buffer | undefined>,
+	) {
+		this.usable = keys.some((key) => key !== undefined);
+	}
 }
 
 const keyrings = new Map<string, Keyring>();
+/** The trigger hands over the same (never modified) secret list per delivery: found without a join. */
+const keyringsByList = new WeakMap<readonly string[], Keyring>();
 
 /** The cached keyring of these secrets, built on first use. */
 export function keyringFor(secrets: readonly string[], format: KeyFormat): Keyring {
+	const known = keyringsByList.get(secrets);
+	if (known?.format === format) return known;
 	const id = `${format}\n${secrets.join('\n')}`;
 	let keyring = keyrings.get(id);
 	if (keyring === undefined) {
 		if (keyrings.size >= MAX_KEYRINGS) keyrings.delete(keyrings.keys().next().value as string);
-		keyring = new Keyring(secrets.map((secret) => keyOf(secret, format)));
+		keyring = new Keyring(
+			format,
+			secrets.map((secret) => keyOf(secret, format)),
+		);
 		keyrings.set(id, keyring);
 	}
+	keyringsByList.set(secrets, keyring);
 	return keyring;
 }

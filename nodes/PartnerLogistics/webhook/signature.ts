@@ -44,11 +44,20 @@ export function verifyStandardWebhook(input: TimedInput & { headers: HeaderMap }
 	const timestamp = headerValue(input.headers, 'webhook-timestamp');
 	const signature = headerValue(input.headers, 'webhook-signature');
 	if (!id || !timestamp || !signature) return rejected('missing-header');
-	const candidates = signature
-		.split(' ')
-		.map((entry) => entry.split(','))
-		.filter(([version]) => version === 'v1')
-		.map(([, value]) => decodeSignature(value, 'base64'));
+	// A scan, not split/map/filter: this runs per delivery and those arrays were a tenth of its cost.
+	const candidates: Buffer[] = [];
+	for (let start = 0; start < signature.length; ) {
+		const space = signature.indexOf(' ', start);
+		const end = space < 0 ? signature.length : space;
+		if (signature.startsWith('v1,', start)) {
+			// As the reference library reads `v1,<sig>[,…]`: up to the next comma, if any.
+			const comma = signature.indexOf(',', start + 3);
+			const value = signature.slice(start + 3, comma < 0 || comma > end ? end : comma);
+			const decoded = decodeSignature(value, 'base64');
+			if (decoded) candidates.push(decoded);
+		}
+		start = end + 1;
+	}
 	return verifyTimed(input, timestamp, candidates, 'standardWebhooks', `${id}.${timestamp}.`, id);
 }
 
@@ -58,9 +67,9 @@ export function verifyStripeSignature(input: TimedInput & { header?: string }): 
 	const fields = input.header.split(',').map((field) => field.trim().split('='));
 	const timestamps = fields.filter(([key]) => key === 't').map(([, value]) => value ?? '');
 	if (timestamps.length !== 1) return rejected('malformed-header');
-	const candidates = fields
-		.filter(([key]) => key === 'v1')
-		.map(([, value]) => decodeSignature(value, 'hex'));
+	const candidates = decoded(
+		fields.filter(([key]) => key === 'v1').map(([, value]) => decodeSignature(value, 'hex')),
+	);
 	return verifyTimed(input, timestamps[0], candidates, 'text', `${timestamps[0]}.`);
 }
 
@@ -79,11 +88,13 @@ export function verifyHmacHeader(input: {
 }): Verification {
 	if (!input.header) return rejected('missing-header');
 	const prefix = (input.prefix ?? '').toLowerCase();
-	const candidates = input.header
-		.split(/[\s,]+/)
-		.filter((entry) => entry !== '' && entry.toLowerCase().startsWith(prefix))
-		.map((entry) => decodeSignature(entry.slice(prefix.length), input.encoding));
-	return verifySigned(input.secrets, 'text', input.algorithm, [input.rawBody], candidates);
+	const candidates = decoded(
+		input.header
+			.split(/[\s,]+/)
+			.filter((entry) => entry !== '' && entry.toLowerCase().startsWith(prefix))
+			.map((entry) => decodeSignature(entry.slice(prefix.length), input.encoding)),
+	);
+	return verifySigned(input.secrets, 'text', input.algorithm, input.rawBody, candidates);
 }
 
 /** Runs the verifier of the configured scheme; `none` accepts everything, by the user's choice. */
@@ -139,15 +150,16 @@ export function headerValue(headers: HeaderMap, name: string): string | undefine
 	return Array.isArray(value) ? value.join(', ') : value;
 }
 
+/** Checks the timestamp, then the HMAC of `<signedPrefix><raw body>` against the candidates. */
 function verifyTimed(
 	input: TimedInput,
 	timestamp: string,
-	candidates: Array<Buffer | undefined>,
+	candidates: Buffer[],
 	format: KeyFormat,
 	signedPrefix: string,
 	eventId?: string,
 ): Verification {
-	if (!candidates.some(Boolean)) return rejected('malformed-header');
+	if (candidates.length === 0) return rejected('malformed-header');
 	const now = input.now ?? Date.now();
 	const time = checkTimestamp(
 		timestamp,
@@ -156,37 +168,62 @@ function verifyTimed(
 		now,
 	);
 	if (!time.ok) return time;
-	const parts = [signedPrefix, input.rawBody];
-	const result = verifySigned(input.secrets, format, 'sha256', parts, candidates);
-	// Built field by field: spreading this union-shaped result took V8's slow path, ~6 µs a call.
-	if (!result.ok) return result;
-	return { ok: true, secretIndex: result.secretIndex, eventId, timestampMs: time.ms };
+	const secretIndex = matchingKey(
+		input.secrets,
+		format,
+		'sha256',
+		signedPrefix,
+		input.rawBody,
+		candidates,
+	);
+	if (secretIndex < 0) return rejected(secretIndex === NO_KEY ? 'no-secret' : 'signature-mismatch');
+	return { ok: true, secretIndex, eventId, timestampMs: time.ms };
 }
+
+const NO_KEY = -2;
+const NO_MATCH = -1;
 
 function verifySigned(
 	secrets: readonly string[],
 	format: KeyFormat,
 	algorithm: HmacAlgorithm,
-	signedParts: Array<string | Buffer>,
-	candidates: Array<Buffer | undefined>,
+	body: Buffer,
+	candidates: Buffer[],
 ): Verification {
-	const given = candidates.filter((candidate): candidate is Buffer => candidate !== undefined);
-	if (given.length === 0) return rejected('malformed-header');
+	if (candidates.length === 0) return rejected('malformed-header');
+	const secretIndex = matchingKey(secrets, format, algorithm, '', body, candidates);
+	if (secretIndex < 0) return rejected(secretIndex === NO_KEY ? 'no-secret' : 'signature-mismatch');
+	return { ok: true, secretIndex };
+}
+
+/**
+ * The index of the secret whose HMAC of `<signedPrefix><body>` is among the candidates, trying
+ * the one that matched last first; NO_MATCH, or NO_KEY when no secret yields a key. A number,
+ * not an object: this runs per delivery.
+ */
+function matchingKey(
+	secrets: readonly string[],
+	format: KeyFormat,
+	algorithm: HmacAlgorithm,
+	signedPrefix: string,
+	body: Buffer,
+	candidates: Buffer[],
+): number {
 	const keyring = keyringFor(secrets, format);
 	const { keys } = keyring;
-	if (!keys.some(Boolean)) return rejected('no-secret');
+	if (!keyring.usable) return NO_KEY;
 	for (let step = 0; step < keys.length; step++) {
 		const secretIndex = (keyring.first + step) % keys.length;
 		const key = keys[secretIndex];
 		if (!key) continue;
 		const hmac = createHmac(algorithm, key);
-		for (const part of signedParts) hmac.update(part);
-		if (matchesAny(hmac.digest(), given)) {
+		if (signedPrefix !== '') hmac.update(signedPrefix);
+		if (matchesAny(hmac.update(body).digest(), candidates)) {
 			keyring.first = secretIndex;
-			return { ok: true, secretIndex };
+			return secretIndex;
 		}
 	}
-	return rejected('signature-mismatch');
+	return NO_MATCH;
 }
 
 /** Constant-time: every candidate is compared in full, whichever one matches. */
@@ -198,6 +235,10 @@ function matchesAny(expected: Buffer, candidates: Buffer[]): boolean {
 			matched = true;
 	}
 	return matched;
+}
+
+function decoded(candidates: Array<Buffer | undefined>): Buffer[] {
+	return candidates.filter((candidate): candidate is Buffer => candidate !== undefined);
 }
 
 function decodeSignature(value: string | undefined, encoding: HmacEncoding): Buffer | undefined {
