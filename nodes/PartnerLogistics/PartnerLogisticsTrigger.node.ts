@@ -302,7 +302,7 @@ export class PartnerLogisticsTrigger implements INodeType {
 
 /** How long a delivery reuses the secrets read from the credential: edits apply within this. */
 const SECRETS_REUSED_FOR_MS = 60_000;
-/** A signature that does not match re-reads the credential if what was read is older than this. */
+/** A signature that does not match, or a broken secret, re-reads the credential after this. */
 const SECRETS_REREAD_AFTER_MS = 5_000;
 const secretCache = new SecretCache<SecretsResult>();
 
@@ -316,8 +316,10 @@ function readSettings(context: IHookFunctions | IWebhookFunctions) {
 
 /**
  * The credential's secrets, from n8n's credential store (a database read and a decryption) unless
- * read for this credential and scheme less than `maxAgeMs` ago. Problems are cached too: a broken
- * credential must not cost a database read per delivery.
+ * read for this credential and scheme less than `maxAgeMs` ago. A secret that yields no key is
+ * remembered too, so a broken credential does not cost a database read per delivery, but checked
+ * again after SECRETS_REREAD_AFTER_MS: the user is probably fixing it. A credential that cannot be
+ * read at all is not remembered.
  */
 async function readSecrets(
 	context: IHookFunctions | IWebhookFunctions,
@@ -329,22 +331,25 @@ async function readSecrets(
 	const credentialId = context.getNode().credentials?.partnerLogisticsApi?.id;
 	const key = `${scheme}/${credentialId}`;
 	const now = Date.now();
-	const cached = credentialId ? secretCache.get(key, now, maxAgeMs) : undefined;
-	if (cached) return cached;
-	let result: SecretsResult;
+	if (credentialId) {
+		const cached = secretCache.get(key, now, maxAgeMs);
+		if (cached?.ok || (cached && secretCache.get(key, now, SECRETS_REREAD_AFTER_MS))) return cached;
+	}
+	let credentials;
 	try {
-		const credentials = await context.getCredentials('partnerLogisticsApi');
-		result = usableSecrets(
-			scheme,
-			credentials.webhookSigningSecret,
-			credentials.previousWebhookSigningSecret,
-		);
+		credentials = await context.getCredentials('partnerLogisticsApi');
 	} catch (error) {
-		result = {
+		const reason = (error as Error).message;
+		return {
 			ok: false,
-			problem: `The Partner Logistics API credential could not be read: ${(error as Error).message}`,
+			problem: `The Partner Logistics API credential could not be read: ${reason}`,
 		};
 	}
+	const result = usableSecrets(
+		scheme,
+		credentials.webhookSigningSecret,
+		credentials.previousWebhookSigningSecret,
+	);
 	if (credentialId) secretCache.set(key, result, now);
 	return result;
 }

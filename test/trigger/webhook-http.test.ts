@@ -334,6 +334,17 @@ describe('configuration errors', () => {
 		});
 	});
 
+	it('a credential fixed after a 503 is read again within seconds, not after a minute', async () => {
+		const harness = await start({ credentials: { webhookSigningSecret: 'not base64!' } });
+		expect((await send(harness.url, signed(secret))).status).toBe(503);
+		expect((await send(harness.url, signed(secret))).status).toBe(503);
+		expect(harness.credentialReads()).toBe(1);
+		harness.setCredentials(credentials);
+		await new Promise((resolve) => setTimeout(resolve, 5100));
+		expect((await send(harness.url, signed(secret))).status).toBe(200);
+		expect(harness.executions).toHaveLength(1);
+	});
+
 	it('an option an expression got wrong answers the same way', async () => {
 		const harness = await start({
 			credentials,
