@@ -1,3 +1,5 @@
+import type { SignatureScheme } from './settings';
+
 /** How a scheme turns a secret into HMAC key bytes. */
 export type KeyFormat = 'standardWebhooks' | 'text';
 
@@ -25,6 +27,11 @@ export function standardWebhooksKey(secret: string): Buffer | undefined {
 /** Stripe-style and plain HMAC senders key with the secret's text, `whsec_` included. */
 export function textKey(secret: string): Buffer | undefined {
 	return secret === '' ? undefined : Buffer.from(secret, 'utf8');
+}
+
+/** Standard Webhooks keys with the base64-decoded secret; the other schemes with its text. */
+export function keyFormat(scheme: SignatureScheme): KeyFormat {
+	return scheme === 'standardWebhooks' ? 'standardWebhooks' : 'text';
 }
 
 export function keyOf(secret: string, format: KeyFormat): Buffer | undefined {

@@ -1,6 +1,5 @@
-import { keyOf } from './keys';
+import { keyFormat, keyOf } from './keys';
 import type { SignatureScheme } from './settings';
-import { keyFormat } from './signature';
 
 export type SecretsResult = { ok: true; secrets: string[] } | { ok: false; problem: string };
 

@@ -149,11 +149,6 @@ export function verifyDelivery(
 	}
 }
 
-/** Standard Webhooks keys with the base64-decoded secret; the other schemes with its text. */
-export function keyFormat(scheme: TriggerSettings['signatureScheme']): KeyFormat {
-	return scheme === 'standardWebhooks' ? 'standardWebhooks' : 'text';
-}
-
 /** A header by case-insensitive name; repeated headers are joined the way Node joins them. */
 export function headerValue(headers: HeaderMap, name: string): string | undefined {
 	const value = headers[name.toLowerCase()];
