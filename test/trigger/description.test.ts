@@ -14,7 +14,8 @@ describe('Partner Logistics Trigger description', () => {
 			name: 'partnerLogisticsTrigger',
 			displayName: 'Partner Logistics Trigger',
 			group: ['trigger'],
-			version: 1,
+			version: [1, 1.1],
+			defaultVersion: 1.1,
 			inputs: [],
 			credentials: [{ name: 'partnerLogisticsApi', required: true }],
 			webhooks: [
