@@ -146,7 +146,11 @@ export class PartnerLogisticsTrigger implements INodeType {
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: '={{$parameter["events"] ? "Events: " + $parameter["events"] : "All events"}}',
-		description: 'Starts the workflow when Partner Logistics sends a signed webhook event',
+		// n8n's node panel merges this trigger with the Partner Logistics node under one entry and shows
+		// the trigger's description for the whole package (editor-ui useActionsGeneration): it
+		// describes the package; the trigger's own action reads "On new Partner Logistics event".
+		description:
+			'Quote, book, pay and track Partner Logistics deliveries; start workflows on signed events',
 		defaults: { name: 'Partner Logistics Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -171,7 +175,7 @@ export class PartnerLogisticsTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Paste the Production URL above into the webhook settings of the partner portal. The Test URL only works while "Listen for test event" is active in the editor.',
+					'Open "Webhook URLs" at the top of this panel, choose Production URL, and paste that address into the webhook settings of the partner portal. The Test URL only answers while this node is listening for a test event.',
 				name: 'webhookUrlNotice',
 				type: 'notice',
 				default: '',
@@ -231,7 +235,7 @@ export class PartnerLogisticsTrigger implements INodeType {
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
-				placeholder: 'Add option',
+				placeholder: 'Add Option',
 				default: {},
 				description:
 					'Signature header details, timestamp tolerance and the payload fields holding the event ID and type',
