@@ -92,7 +92,7 @@ export function paymentFields(
 			default: 'UPFRONT',
 			placeholder: 'e.g. UPFRONT',
 			description: 'Which part of the haulage price to pay',
-			hint: 'UPFRONT is the only stage the spec shows; another value the API accepts can be typed',
+			hint: 'UPFRONT is the stage the API documentation names; another value the API accepts can be typed',
 			displayOptions: { show },
 		});
 	}

@@ -8,6 +8,7 @@ import {
 	describeLongRetryAfter,
 	describeRedirect,
 	describeUnexpectedBody,
+	evidence,
 	readBody,
 	redact,
 	type ApiErrorText,
@@ -167,7 +168,7 @@ function recordsOf(run: Run, request: ApiRequest, response: ApiResponse): IDataO
 	if (spec.requires && !records.every((record) => present(record[spec.requires!]))) {
 		throw apiError(run, response, {
 			message: `The API answered ${response.status} without a ${spec.requires}, so this is not a usable answer. Nothing is output for this item; check the credential's Base URL points at the Partner Logistics API.`,
-			description: `The API answered ${response.status} with: ${redact(response.body, run.settings.secrets).slice(0, 2000)}`,
+			description: `The API answered ${response.status} with: ${evidence(response.body, run.settings.secrets)}`,
 		});
 	}
 	return spec.output ? records.map((record) => spec.output!(record, request.body ?? {})) : records;
