@@ -26,8 +26,12 @@ import { describeProblem, fail, ProblemError, required } from './validate';
 
 /** A safety stop for Return All, should an API keep handing out cursors. */
 const MAX_PAGES = 1000;
-/** Items prepared between two yields to n8n's event loop, so the editor and webhooks stay served. */
-const YIELD_EVERY = 100;
+/**
+ * The longest stretch of item preparation (parameters, expressions, bodies) before the pipeline
+ * gives n8n's event loop a turn, so the editor, webhooks and health checks stay served during a
+ * long batch. Answers arriving together would otherwise each prepare their next item back to back.
+ */
+const TURN_MS = 10;
 
 /** Why an item stopped: a NodeOperationError (nothing sent) or a NodeApiError (the API's answer). */
 type ItemError = NodeOperationError | NodeApiError;
@@ -61,12 +65,13 @@ export async function runOperation(
 	const results: INodeExecutionData[][] = [];
 	let firstError: ItemError | undefined;
 	let next = 0;
-	let prepared = 0;
+	const yieldTurn = turnTaker();
 
 	const worker = async () => {
-		while (next < items.length && !firstError && !signal?.aborted) {
+		for (;;) {
+			await yieldTurn();
+			if (next >= items.length || firstError || signal?.aborted) return;
 			const itemIndex = next++;
-			if (++prepared % YIELD_EVERY === 0) await sleep(0);
 			const pairedItem = { item: itemIndex };
 			try {
 				const records = await runItem(run, itemIndex, items[itemIndex].json);
@@ -306,6 +311,16 @@ function asItemError(context: IExecuteFunctions, error: unknown, itemIndex: numb
 			: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 	itemError.context.itemIndex = itemIndex;
 	return itemError;
+}
+
+/** Resolves at once, unless this turn of the event loop has already run TURN_MS: then after a turn. */
+function turnTaker(): () => Promise<void> {
+	let turnStartedAt = Date.now();
+	return async () => {
+		if (Date.now() - turnStartedAt < TURN_MS) return;
+		await sleep(0);
+		turnStartedAt = Date.now();
+	};
 }
 
 /** A sleep that wakes when the execution is cancelled: one abort listener for the whole run. */
