@@ -17,6 +17,7 @@ import type {
 } from 'n8n-workflow';
 import { createRunExecutionData, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
 import {
+	DirectoryLoader,
 	ExecuteContext,
 	ExecutionLifecycleHooks,
 	LoadOptionsContext,
@@ -32,8 +33,14 @@ import { PartnerLogistics } from '../../nodes/PartnerLogistics/PartnerLogistics.
 export const PACKAGE = 'n8n-nodes-partner-logistics';
 export const CREDENTIAL = 'partnerLogisticsApi';
 
+/** As n8n's loader prepares it: a node without `execute` gets n8n's Request Options setting. */
+function loaded<T extends INodeType>(nodeType: T): T {
+	DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
+	return nodeType;
+}
+
 const nodeTypeRegistry: Record<string, INodeType> = {
-	[`${PACKAGE}.partnerLogistics`]: new PartnerLogistics(),
+	[`${PACKAGE}.partnerLogistics`]: loaded(new PartnerLogistics()),
 };
 const credentialTypes: Record<string, ICredentialType> = {
 	[CREDENTIAL]: new PartnerLogisticsApi(),
@@ -73,6 +80,8 @@ export interface RunOptions {
 	input?: IDataObject[];
 	credentials: ICredentialDataDecryptedObject;
 	executionId?: string;
+	/** Cancel the execution this long after it starts, as the editor's Stop button does. */
+	cancelAfterMs?: number;
 }
 
 export interface RunResult {
@@ -148,7 +157,14 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	});
 
 	const workflowExecute = new WorkflowExecute(additionalData, 'manual', runExecutionData);
-	await workflowExecute.processRunExecutionData(workflow);
+	const running = workflowExecute.processRunExecutionData(workflow);
+	// Like the editor's Stop button: n8n aborts the execution's cancel signal.
+	const cancel =
+		options.cancelAfterMs === undefined
+			? undefined
+			: setTimeout(() => running.cancel(), options.cancelAfterMs);
+	await running.catch(() => undefined);
+	clearTimeout(cancel);
 	const run = await finished;
 
 	const last = nodes[nodes.length - 1].name;

@@ -89,7 +89,7 @@ describe('Quote › Create shows only the fields of the chosen route form', () =
 			],
 		],
 	])('%s', (_, values, expected) => {
-		expect(quote(values).sort()).toEqual([...expected, 'additionalFields'].sort());
+		expect(quote(values).sort()).toEqual([...expected, 'routeSource', 'additionalFields'].sort());
 	});
 });
 
@@ -135,7 +135,7 @@ test('every operation has an action label and a description; inferred paths say 
 		expect(operation.description).toEqual(expect.any(String));
 	}
 	const inferred = operations.filter((operation) =>
-		String(operation.description).includes('Path not in the published API spec'),
+		String(operation.description).includes('Path not in the published API documentation'),
 	);
 	expect(inferred.map((operation) => operation.value).sort()).toEqual(
 		['accept', 'acceptCredit', 'create', 'decline', 'get', 'get', 'get'].sort(),
@@ -156,8 +156,104 @@ test('every field a user fills in has a description, hint or placeholder', () =>
 		]);
 	const fields = walk(description.properties);
 	const silent = fields
-		.filter((field) => !['resource', 'operation'].includes(field.name) && field.type !== 'options')
+		.filter(
+			(field) =>
+				!['resource', 'operation'].includes(field.name) &&
+				!['options', 'notice'].includes(field.type),
+		)
 		.filter((field) => !field.description && !field.hint && !field.placeholder)
 		.map((field) => field.name);
 	expect(silent).toEqual([]);
+});
+
+test('Map From Input Fields hides the route form and lists the names it reads', () => {
+	for (const [resource, names] of [
+		['quote', ['serviceType', 'pickupLatitude', 'stops', 'externalReference']],
+		['booking', ['serviceType', 'pickupLatitude', 'stops', 'externalReference']],
+		['quoteRequest', ['itemDescription', 'quantity', 'pickupHubId']],
+	] as const) {
+		const fields = shown({ resource, operation: 'create', routeSource: 'inputFields' });
+		expect(fields).not.toContain('pickupAddress');
+		expect(fields).not.toContain('serviceType');
+		expect(fields).toContain('inputFieldsNotice');
+		const notice = description.properties.find(
+			(property) =>
+				property.name === 'inputFieldsNotice' &&
+				(property.displayOptions?.show?.resource as string[]).includes(resource),
+		);
+		for (const name of names) expect(notice?.displayName).toContain(name);
+	}
+});
+
+test('an untouched route form holds no number: coordinates and weight start empty', () => {
+	const values = NodeHelpers.getNodeParameters(
+		description.properties,
+		{ resource: 'quote', operation: 'create', serviceType: 'EXPRESS' },
+		true,
+		false,
+		{ parameters: {}, typeVersion: 1 } as INode,
+		description,
+	) as INodeParameters;
+	for (const name of ['pickupLatitude', 'pickupLongitude', 'dropoffLatitude', 'dropoffLongitude']) {
+		expect(values[name]).toBe('');
+	}
+	expect(values.packageWeightKg).toBe('');
+	const goLight = NodeHelpers.getNodeParameters(
+		description.properties,
+		{ resource: 'quote', operation: 'create', serviceType: 'GO_LIGHT' },
+		true,
+		false,
+		{ parameters: {}, typeVersion: 1 } as INode,
+		description,
+	) as INodeParameters;
+	expect(goLight.deliveryMode).toBe('');
+});
+
+test('multi-stop has exactly three numbered stop slots, each without a default type', () => {
+	const stops = description.properties.find(
+		(property) => property.name === 'stops' && property.type === 'fixedCollection',
+	)!;
+	expect(stops.typeOptions?.multipleValues).toBeFalsy();
+	const slots = stops.options as Array<{
+		name: string;
+		displayName: string;
+		values: INodeProperties[];
+	}>;
+	expect(slots.map((slot) => slot.displayName)).toEqual(['Stop 1', 'Stop 2', 'Stop 3']);
+	for (const slot of slots) {
+		expect(slot.values.find((value) => value.name === 'type')?.default).toBe('');
+	}
+	expect(stops.hint).toMatch(/exactly 3 stops/);
+});
+
+test('canvas subtitles are words, not raw values', () => {
+	const words = JSON.parse(/\{\{ (\{.*\})\[/.exec(String(description.subtitle))![1]) as Record<
+		string,
+		string
+	>;
+	expect(words['quote:create']).toBe('Create Quote');
+	expect(words['hub:getAll']).toBe('Get Many Hubs');
+	expect(words['booking:pay']).toBe('Pay Booking');
+	expect(Object.keys(words)).toHaveLength(24);
+});
+
+test("every ID field reads the incoming item's field of the same name by default", () => {
+	const ids = [
+		'quoteId',
+		'bookingId',
+		'quoteRequestId',
+		'quotationId',
+		'reference',
+		'assignmentId',
+		'tripId',
+		'caseId',
+	];
+	for (const name of ids) {
+		const fields = description.properties.filter((property) => property.name === name);
+		expect(fields.length).toBeGreaterThan(0);
+		for (const field of fields) {
+			expect(field.default).toBe(`={{ $json.${name} }}`);
+			expect(field.hint).toContain(`incoming item's ${name} field`);
+		}
+	}
 });

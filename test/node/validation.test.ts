@@ -19,7 +19,10 @@ const hub = (side: 'pickup' | 'dropoff', index: number) => ({
 	[`${side}Method`]: side === 'pickup' ? 'HUB_DROPOFF' : 'HUB_PICKUP',
 	[`${side}HubId`]: rl(sandbox.hubs.active[index]),
 });
-const stop = (type: string, n: number) => ({
+/** The editor's numbered Stops field holding the given stops. */
+const stops = (...list: INodeParameters[]): INodeParameters =>
+	Object.fromEntries(list.map((entry, index) => [`stop${index + 1}`, entry]));
+const stop = (type: string, n: number): INodeParameters => ({
 	type,
 	address: `Stop ${n}`,
 	latitude: 6.5 + n / 100,
@@ -42,7 +45,7 @@ describe('the nine request forms of the spec are accepted', () => {
 			() => ({
 				serviceType: 'CLICK',
 				orderMode: 'MULTI_STOP',
-				stops: { stop: [stop('PICKUP', 1), stop('DROPOFF', 2), stop('DROPOFF', 3)] },
+				stops: stops(stop('PICKUP', 1), stop('DROPOFF', 2), stop('DROPOFF', 3)),
 			}),
 		],
 		[
@@ -117,25 +120,25 @@ describe('a bad item fails before any request, naming field, value and item', ()
 			'latitude out of bounds',
 			{ ...clickRoute, pickupLatitude: '={{ $json.lat }}' },
 			{ lat: 91 },
-			/^Item 0 \(1st item\): pickupLatitude must be a number between -90 and 90 \(got 91\)$/,
+			/^Item 1: Pickup Latitude \(pickupLatitude\) must be a number between −90 and 90, got 91$/,
 		],
 		[
 			'longitude out of bounds',
 			{ ...clickRoute, dropoffLongitude: '={{ $json.lon }}' },
 			{ lon: -180.5 },
-			/dropoffLongitude must be a number between -180 and 180 \(got -180.5\)/,
+			/Drop-Off Longitude \(dropoffLongitude\) must be a number between −180 and 180, got -180.5/,
 		],
 		[
 			'coordinate that is not a number',
 			{ ...clickRoute, pickupLongitude: '={{ $json.lon }}' },
 			{ lon: 'east' },
-			/pickupLongitude must be a number between -180 and 180 \(got "east"\)/,
+			/Pickup Longitude \(pickupLongitude\) must be a number between −180 and 180, got "east"/,
 		],
 		[
 			'missing address',
 			{ ...clickRoute, pickupAddress: '={{ $json.address }}' },
 			{},
-			/pickupAddress is required \(got nothing\)/,
+			/Pickup Address \(pickupAddress\) is required, got nothing/,
 		],
 		[
 			'weight under the minimum',
@@ -146,7 +149,7 @@ describe('a bad item fails before any request, naming field, value and item', ()
 				packageWeightKg: '={{ $json.kg }}',
 			},
 			{ kg: 0 },
-			/packageWeightKg must be a number from 0.01 to 50 \(got 0\)/,
+			/Package Weight \(Kg\) \(packageWeightKg\) must be a number from 0.01 to 50, got 0/,
 		],
 		[
 			'weight over the maximum',
@@ -157,45 +160,43 @@ describe('a bad item fails before any request, naming field, value and item', ()
 				packageWeightKg: '={{ $json.kg }}',
 			},
 			{ kg: 50.5 },
-			/packageWeightKg must be a number from 0.01 to 50 \(got 50.5\)/,
+			/Package Weight \(Kg\) \(packageWeightKg\) must be a number from 0.01 to 50, got 50.5/,
 		],
 		[
 			'two stops instead of three',
 			{
 				serviceType: 'CLICK',
 				orderMode: 'MULTI_STOP',
-				stops: { stop: [stop('PICKUP', 1), stop('DROPOFF', 2)] },
+				stops: stops(stop('PICKUP', 1), stop('DROPOFF', 2)),
 			},
 			{},
-			/stops must hold exactly 3 stops \(got "2 stops"\)/,
+			/Stops \(stops\) must hold exactly 3 stops, got "2 stops"/,
 		],
 		[
 			'a stop out of bounds',
 			{
 				serviceType: 'CLICK',
 				orderMode: 'MULTI_STOP',
-				stops: {
-					stop: [
-						stop('PICKUP', 1),
-						{ ...stop('DROPOFF', 2), latitude: '={{ $json.lat }}' },
-						stop('DROPOFF', 3),
-					],
-				},
+				stops: stops(
+					stop('PICKUP', 1),
+					{ ...stop('DROPOFF', 2), latitude: '={{ $json.lat }}' },
+					stop('DROPOFF', 3),
+				),
 			},
 			{ lat: -95 },
-			/stops\[1\]\.latitude must be a number between -90 and 90 \(got -95\)/,
+			/Stop 2 Latitude \(stops\[1\]\.latitude\) must be a number between −90 and 90, got -95/,
 		],
 		[
 			'GO_BULK on the direct quote',
 			{ ...clickRoute, serviceType: '={{ $json.service }}' },
 			{ service: 'GO_BULK' },
-			/serviceType GO_BULK is not booked with a direct quote: use the Quote Request resource/,
+			/Service Type \(serviceType\) GO_BULK is not booked with a direct quote: use the Quote Request resource/,
 		],
 		[
 			'HAUL on the direct quote',
 			{ ...clickRoute, serviceType: '={{ $json.service }}' },
 			{ service: 'HAUL' },
-			/serviceType HAUL is not booked with a direct quote: use the Haulage Quotation resource/,
+			/Service Type \(serviceType\) HAUL is not booked with a direct quote: use the Haulage Quotation resource/,
 		],
 		[
 			'a hub method without a hub',
@@ -206,42 +207,58 @@ describe('a bad item fails before any request, naming field, value and item', ()
 				dropoffHubId: rl('={{ $json.hub }}', 'id'),
 			},
 			{},
-			/dropoffHubId is required/,
+			/Drop-Off Hub \(dropoffHubId\) is required/,
 		],
 		[
 			'a phone not in international format',
 			{ ...clickRoute, additionalFields: { pickupPhone: '={{ $json.phone }}' } },
 			{ phone: '0803 123 4567' },
-			/pickupPhone must be in international format: \+ then 8 to 15 digits \(got "08031234567"\)/,
+			/Pickup Phone \(pickupPhone\) must be in international format: \+ then 8 to 15 digits, got "08031234567"/,
 		],
 		[
 			'scheduledAt that is not ISO 8601',
 			{ ...clickRoute, additionalFields: { scheduledAt: '={{ $json.when }}' } },
 			{ when: 'tomorrow at 3' },
-			/scheduledAt must be an ISO 8601 date-time/,
+			/Scheduled At \(scheduledAt\) must be an ISO 8601 date-time/,
 		],
 		[
 			'an unknown vehicle type',
 			{ ...clickRoute, additionalFields: { vehicleType: '={{ $json.vehicle }}' } },
 			{ vehicle: 'PLANE' },
-			/vehicleType must be one of BIKE, VAN, TRUCK \(got "PLANE"\)/,
+			/Vehicle Type \(vehicleType\) must be one of BIKE, VAN, TRUCK, got "PLANE"/,
 		],
 	];
 
 	test.each(cases)('%s', async (_, parameters, item, message) => {
 		const { error, requests } = await quoteWith(parameters, item);
 		expect(error?.message).toMatch(message);
-		expect(error?.message).toMatch(/^Item 0 \(1st item\): /);
+		expect(error?.message).toMatch(/^Item 1: /);
 		expect(requests).toEqual([]);
 	});
 });
 
-test('a fourth stop is refused by n8n itself (the Stops field allows at most 3)', async () => {
-	const stops = { stop: [1, 2, 3, 4].map((n) => stop('DROPOFF', n)) };
-	await expect(quoteWith({ serviceType: 'CLICK', orderMode: 'MULTI_STOP', stops })).rejects.toThrow(
-		/At most 3 fields are allowed/,
+test('four stops read from the item are refused before sending', async () => {
+	const { error, requests } = await quoteWith(
+		{ routeSource: 'inputFields' },
+		{
+			serviceType: 'CLICK',
+			orderMode: 'MULTI_STOP',
+			stops: [1, 2, 3, 4].map((n) => stop(n === 1 ? 'PICKUP' : 'DROPOFF', n)),
+		},
 	);
-	expect(sandbox.requests()).toEqual([]);
+	expect(error?.message).toBe('Item 1: Stops (stops) must hold exactly 3 stops, got "4 stops"');
+	expect(requests).toEqual([]);
+});
+
+test('a stop without a type is named: stops have no default type', async () => {
+	const untyped = { ...stop('DROPOFF', 2), type: '' };
+	const { error, requests } = await quoteWith({
+		serviceType: 'CLICK',
+		orderMode: 'MULTI_STOP',
+		stops: stops(stop('PICKUP', 1), untyped, stop('DROPOFF', 3)),
+	});
+	expect(error?.message).toBe('Item 1: Stop 2 Type (stops[1].type) is required, got nothing');
+	expect(requests).toEqual([]);
 });
 
 describe('payments: only what the spec allows is ever sent', () => {
@@ -259,7 +276,7 @@ describe('payments: only what the spec allows is ever sent', () => {
 			additionalFields: { extraBody: '{"paymentMethod": "CREDIT"}' },
 		});
 		expect(error?.message).toMatch(
-			/extraBody\.paymentMethod conflicts with the value the node sends/,
+			/Extra Body Fields \(JSON\) \(extraBody\.paymentMethod\) conflicts with the value the node sends/,
 		);
 		expect(requests).toEqual([]);
 	});
@@ -292,7 +309,7 @@ describe('payments: only what the spec allows is ever sent', () => {
 			},
 			{ input: [{}] },
 		);
-		expect(error?.message).toMatch(/paymentMethodId is required with SAVED_CARD/);
+		expect(error?.message).toMatch(/Saved Card ID \(paymentMethodId\) is required with SAVED_CARD/);
 		expect(requests).toEqual([]);
 	});
 
@@ -305,7 +322,7 @@ describe('payments: only what the spec allows is ever sent', () => {
 			paymentMethodId: 'pm_1',
 		});
 		expect(error?.message).toMatch(
-			/paymentMethod must be one of SAVED_CARD, CREDIT \(got "CASH"\)/,
+			/Payment Method \(paymentMethod\) must be one of SAVED_CARD, CREDIT, got "CASH"/,
 		);
 	});
 });
@@ -317,7 +334,9 @@ describe('other bodies', () => {
 			operation: 'create',
 			shipmentDetails: '={{ "not json" }}',
 		});
-		expect(error?.message).toMatch(/shipmentDetails must be valid JSON \(got "not json"\)/);
+		expect(error?.message).toBe(
+			'Item 1: Shipment Details (JSON) (shipmentDetails) must be valid JSON (error at character 2)',
+		);
 		expect(requests).toEqual([]);
 	});
 
@@ -327,7 +346,9 @@ describe('other bodies', () => {
 			operation: 'create',
 			quantity: '={{ 0 }}',
 		});
-		expect(error?.message).toMatch(/quantity must be a whole number of at least 1 \(got 0\)/);
+		expect(error?.message).toMatch(
+			/Quantity \(quantity\) must be a whole number of at least 1, got 0/,
+		);
 		expect(requests).toEqual([]);
 	});
 
@@ -337,7 +358,7 @@ describe('other bodies', () => {
 			{ resource: 'payment', operation: 'get', reference: '={{ $json.reference }}' },
 			{ input: [{}] },
 		);
-		expect(error?.message).toMatch(/^Item 0 \(1st item\): reference is required/);
+		expect(error?.message).toMatch(/^Item 1: Payment Reference \(reference\) is required/);
 		expect(requests).toEqual([]);
 	});
 });
@@ -361,7 +382,7 @@ describe('Booking › Create checks the route against its quote', () => {
 			{ input: [quote] },
 		);
 		expect(error?.message).toMatch(
-			/^Item 0 \(1st item\): dropoffLatitude differs from the route the quote was priced for \(quoted: 6.4474\)/,
+			/^Item 1: Drop-Off Latitude \(dropoffLatitude\) differs from the route the quote was priced for \(quoted: 6.4474\)/,
 		);
 		expect(requests).toEqual([]);
 	});
@@ -383,7 +404,7 @@ describe('Booking › Create checks the route against its quote', () => {
 			{ input: [{ orderId: 7 }] },
 		);
 		expect(error?.message).toMatch(
-			/quotedRoute is missing from the input item\. Put this node right after Quote › Create/,
+			/Quoted Route \(quotedRoute\) is missing from the input item\. Put this node right after Quote › Create/,
 		);
 		expect(requests).toEqual([]);
 	});
@@ -394,7 +415,7 @@ describe('Booking › Create checks the route against its quote', () => {
 			{ resource: 'booking', operation: 'create', quoteId: 'qt_other' },
 			{ input: [quote] },
 		);
-		expect(error?.message).toMatch(/quoteId is not the quote of the input item/);
+		expect(error?.message).toMatch(/Quote ID \(quoteId\) is not the quote of the input item/);
 	});
 });
 
@@ -412,7 +433,7 @@ test('with Continue On Fail, the good items still go through', async () => {
 	expect(items).toHaveLength(3);
 	expect(items[0].json.quoteId).toEqual(expect.any(String));
 	expect(items[1].json).toMatchObject({
-		error: expect.stringMatching(/^Item 1 \(2nd item\): pickupLatitude/),
+		error: expect.stringMatching(/^Item 2: Pickup Latitude \(pickupLatitude\)/),
 	});
 	expect(items[2].json.quoteId).toEqual(expect.any(String));
 	expect(requests.map((request) => (request.body as IDataObject).pickupLatitude)).toEqual([

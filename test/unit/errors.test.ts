@@ -1,37 +1,45 @@
-import { describeApiError } from '../../nodes/PartnerLogistics/shared/errors';
+import {
+	describeApiError,
+	describeFault,
+	describeLongRetryAfter,
+	describeRedirect,
+	describeUnexpectedBody,
+	evidence,
+	MAX_DESCRIPTION_CHARS,
+} from '../../nodes/PartnerLogistics/shared/errors';
 
-const quote = { resource: 'quote', operation: 'create' };
+const plain = {};
 
 test('400 carries the API message and field, and keeps the body', () => {
-	const body = {
+	const body = JSON.stringify({
 		code: 'VALIDATION_ERROR',
 		message: 'pickupLatitude out of range',
 		field: 'pickupLatitude',
-	};
-	const { message, description } = describeApiError(400, body, quote);
+	});
+	const { message, description } = describeApiError(400, body, plain);
 	expect(message).toBe(
 		'The API refused the request as invalid (400): pickupLatitude out of range [field: pickupLatitude]. Correct the value and run again.',
 	);
-	expect(description).toBe(`The API answered 400 with: ${JSON.stringify(body)}`);
+	expect(description).toBe(`The API answered 400 with: ${body}`);
 });
 
-test('a nested error object and a text body are read too', () => {
-	expect(describeApiError(404, { error: { message: 'no such booking' } }, quote).message).toContain(
-		': no such booking.',
-	);
-	expect(describeApiError(502, '<html>Bad gateway</html>', quote).description).toBe(
-		'The API answered 502 with: <html>Bad gateway</html>',
-	);
-});
-
-test('403 names the capability the operation needs', () => {
+test('a nested error object is read; an HTML page is reduced to its title', () => {
 	expect(
-		describeApiError(403, {}, { resource: 'supportCase', operation: 'close' }).message,
-	).toMatch(/lacks the capability support:create/);
-	expect(describeApiError(403, {}, { resource: 'supportCase', operation: 'get' }).message).toMatch(
-		/lacks the capability support:read/,
+		describeApiError(404, JSON.stringify({ error: { message: 'no such booking' } }), plain).message,
+	).toContain(': no such booking.');
+	const page = `<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>${'x'.repeat(5000)}</body></html>`;
+	const { message, description } = describeApiError(502, page, plain);
+	expect(message).toBe(
+		'The Partner Logistics API failed (502). Try again later; a retry sends the same Idempotency-Key, so nothing is booked or paid twice.',
 	);
-	expect(describeApiError(403, { message: 'no' }, quote).message).toMatch(
+	expect(description).toBe('The API answered 502 with: an HTML page titled "502 Bad Gateway"');
+});
+
+test('403 names the capability the operation declares', () => {
+	expect(describeApiError(403, '{}', { capability: 'support:create' }).message).toMatch(
+		/lacks the capability support:create/,
+	);
+	expect(describeApiError(403, '{"message":"no"}', plain).message).toMatch(
 		/not allowed to do this \(403\): no/,
 	);
 });
@@ -40,10 +48,54 @@ test.each([
 	[401, /credential/],
 	[404, /organization of this API key/],
 	[409, /Idempotency-Key/],
-	[429, /Max Retries/],
+	[429, /Concurrency/],
 	[500, /nothing is booked or paid twice/],
 	[418, /answered 418/],
 ])('%i tells what to do', (status, advice) => {
-	expect(describeApiError(status, undefined, quote).message).toMatch(advice);
-	expect(describeApiError(status, undefined, quote).description).toMatch(/\(no body\)$/);
+	expect(describeApiError(status, '', plain).message).toMatch(advice);
+	expect(describeApiError(status, '', plain).description).toMatch(/\(no body\)$/);
+});
+
+test('evidence is capped, and secrets are redacted wherever they appear', () => {
+	const long = JSON.stringify({ message: 'y'.repeat(10_000) });
+	expect(evidence(long).length).toBeLessThan(MAX_DESCRIPTION_CHARS + 100);
+	expect(evidence(long)).toMatch(/more characters cut\)$/);
+	const leaky = '{"message":"key sk_live_123456 is invalid","echo":"sk_live_123456"}';
+	const { message, description } = describeApiError(400, leaky, plain, ['sk_live_123456']);
+	expect(`${message} ${description}`).not.toContain('sk_live_123456');
+	expect(description).toContain('[redacted]');
+});
+
+test('a redirect names where it pointed, without query or credentials', () => {
+	const { message } = describeRedirect(302, 'https://user:pw@evil.example/login?token=abc');
+	expect(message).toContain('https://evil.example/login');
+	expect(message).not.toMatch(/token|pw/);
+	expect(message).toMatch(/not followed so the API key is not sent elsewhere/);
+});
+
+test('a 2xx that is not JSON says what came back', () => {
+	expect(describeUnexpectedBody(200, '', 'a JSON record').message).toMatch(
+		/^The API answered 200 with an empty body where a JSON record was expected/,
+	);
+	const html = describeUnexpectedBody(200, '<html><title>Login</title></html>', 'a JSON record');
+	expect(html.message).toMatch(/a body that is not JSON/);
+	expect(html.description).toBe('The API answered 200 with: an HTML page titled "Login"');
+});
+
+test('faults say whether running again is safe', () => {
+	expect(describeFault('ECONNRESET', 3, { timeoutMs: 30_000, mutating: true }).message).toBe(
+		'The connection to the API broke before it answered after 3 retries. The API may have processed the request. Running the item again is safe: it resends the same Idempotency-Key, so nothing is booked or paid twice.',
+	);
+	expect(describeFault('ECONNABORTED', 0, { timeoutMs: 2000, mutating: false }).message).toMatch(
+		/^No answer from the API within 2 s \(timeout\)\. Try again later/,
+	);
+	expect(describeFault('ECONNREFUSED', 0, { timeoutMs: 1, mutating: true }).message).toMatch(
+		/Check the credential's Base URL/,
+	);
+});
+
+test('a Retry-After beyond the wait limit is said as it is, not as "raise Max Retries"', () => {
+	const { message } = describeLongRetryAfter(120_000, 60_000);
+	expect(message).toMatch(/asked to wait 120 s .* longer than the 60 s this node waits/);
+	expect(message).not.toMatch(/Max Retries/);
 });

@@ -1,59 +1,103 @@
-import { parseRetryAfter, retryDelayMs } from '../../nodes/PartnerLogistics/shared/retry';
+import { decideRetry, parseRetryAfter } from '../../nodes/PartnerLogistics/shared/retry';
 
 const noJitter = () => 0;
+const budget = { maxRetries: 3, faultRetries: 2 };
+const fresh = { busyRetries: 0, faultRetries: 0 };
+const status = (code: number, retryAfter?: string) => ({
+	kind: 'status' as const,
+	status: code,
+	retryAfter,
+});
 
-describe('retryDelayMs', () => {
-	test('retries only 429 and 503', () => {
-		for (const status of [400, 401, 403, 404, 409, 500, 502]) {
-			expect(retryDelayMs({ status, attempt: 0, maxRetries: 3 })).toBeNull();
+describe('decideRetry', () => {
+	test('429 and 503 are retried on their own budget; 4xx and 500 never', () => {
+		for (const code of [400, 401, 403, 404, 409, 500]) {
+			expect(decideRetry(status(code), fresh, budget)).toEqual({
+				retry: false,
+				reason: 'not-retryable',
+			});
 		}
-		expect(retryDelayMs({ status: 429, attempt: 0, maxRetries: 3, random: noJitter })).toBe(1000);
-		expect(retryDelayMs({ status: 503, attempt: 0, maxRetries: 3, random: noJitter })).toBe(1000);
+		for (const code of [429, 503]) {
+			expect(decideRetry(status(code), fresh, budget, 0, noJitter)).toEqual({
+				retry: true,
+				delayMs: 1000,
+				busy: true,
+			});
+		}
+		expect(decideRetry(status(429), { busyRetries: 3, faultRetries: 0 }, budget)).toEqual({
+			retry: false,
+			reason: 'budget',
+		});
 	});
 
-	test('stops at the bound', () => {
-		expect(retryDelayMs({ status: 429, attempt: 3, maxRetries: 3 })).toBeNull();
-		expect(retryDelayMs({ status: 429, attempt: 0, maxRetries: 0 })).toBeNull();
+	test('connection faults, 502 and 504 back off from 500 ms on the fault budget', () => {
+		for (const attempt of [
+			{ kind: 'fault' as const, code: 'ECONNRESET' },
+			{ kind: 'fault' as const, code: 'ECONNABORTED' },
+			status(502),
+			status(504),
+		]) {
+			expect(decideRetry(attempt, fresh, budget, 0, noJitter)).toEqual({
+				retry: true,
+				delayMs: 500,
+				busy: false,
+			});
+			expect(
+				decideRetry(attempt, { busyRetries: 0, faultRetries: 1 }, budget, 0, noJitter),
+			).toMatchObject({ delayMs: 1000 });
+			expect(decideRetry(attempt, { busyRetries: 0, faultRetries: 2 }, budget)).toEqual({
+				retry: false,
+				reason: 'budget',
+			});
+		}
+	});
+
+	test('a refused connection or an unknown host is a configuration problem, not retried', () => {
+		for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'ERR_CANCELED']) {
+			expect(decideRetry({ kind: 'fault', code }, fresh, budget)).toEqual({
+				retry: false,
+				reason: 'not-retryable',
+			});
+		}
+	});
+
+	test('honours Retry-After in seconds and as an HTTP date, plus at most 250 ms of jitter', () => {
+		expect(decideRetry(status(429, '3'), fresh, budget, 0, noJitter)).toMatchObject({
+			delayMs: 3000,
+		});
+		const now = Date.parse('2026-11-22T10:00:00Z');
+		expect(
+			decideRetry(status(503, 'Sun, 22 Nov 2026 10:00:05 GMT'), fresh, budget, now, noJitter),
+		).toMatchObject({ delayMs: 5000 });
+		expect(decideRetry(status(429, '0'), fresh, budget, 0, () => 0.999)).toMatchObject({
+			delayMs: 249,
+		});
+	});
+
+	test('a Retry-After beyond a minute stops the item and says how long was asked', () => {
+		expect(decideRetry(status(429, '120'), fresh, budget)).toEqual({
+			retry: false,
+			reason: 'retry-after-too-long',
+			waitMs: 120_000,
+		});
 	});
 
 	test('backs off exponentially without Retry-After, capped at 30 s', () => {
-		const delays = [0, 1, 2, 3, 10].map((attempt) =>
-			retryDelayMs({ status: 429, attempt, maxRetries: 20, random: noJitter }),
+		const delays = [0, 1, 2, 3, 10].map(
+			(busyRetries) =>
+				(
+					decideRetry(
+						status(429),
+						{ busyRetries, faultRetries: 0 },
+						{ ...budget, maxRetries: 20 },
+						0,
+						noJitter,
+					) as {
+						delayMs: number;
+					}
+				).delayMs,
 		);
 		expect(delays).toEqual([1000, 2000, 4000, 8000, 30000]);
-	});
-
-	test('honours Retry-After in seconds and as an HTTP date', () => {
-		expect(
-			retryDelayMs({ status: 429, retryAfter: '3', attempt: 0, maxRetries: 3, random: noJitter }),
-		).toBe(3000);
-		const now = Date.parse('2026-11-22T10:00:00Z');
-		expect(
-			retryDelayMs({
-				status: 503,
-				retryAfter: 'Sun, 22 Nov 2026 10:00:05 GMT',
-				attempt: 0,
-				maxRetries: 3,
-				now,
-				random: noJitter,
-			}),
-		).toBe(5000);
-	});
-
-	test('adds at most 250 ms of jitter', () => {
-		expect(
-			retryDelayMs({
-				status: 429,
-				retryAfter: '0',
-				attempt: 0,
-				maxRetries: 3,
-				random: () => 0.999,
-			}),
-		).toBe(249);
-	});
-
-	test('gives up when the API asks for more than a minute', () => {
-		expect(retryDelayMs({ status: 429, retryAfter: '61', attempt: 0, maxRetries: 3 })).toBeNull();
 	});
 });
 

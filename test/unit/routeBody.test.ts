@@ -1,4 +1,8 @@
-import { buildRoute, buildRouteOptions } from '../../nodes/PartnerLogistics/shared/routeBody';
+import {
+	buildRoute,
+	buildRouteOptions,
+	routeFromItem,
+} from '../../nodes/PartnerLogistics/shared/routeBody';
 
 const reader = (values: Record<string, unknown>) => (name: string) => values[name] as never;
 
@@ -28,7 +32,54 @@ test('CLICK sends the home fields only, whatever else is set', () => {
 	});
 });
 
-test('multi-stop turns the stops collection into the API list', () => {
+test('multi-stop turns the numbered Stop 1-3 into the API list, numeric strings as numbers', () => {
+	const body = buildRoute(
+		reader({
+			serviceType: 'CLICK',
+			orderMode: 'MULTI_STOP',
+			stops: {
+				stop1: { type: 'PICKUP', address: 'a', latitude: '1.5', longitude: ' 2 ', phone: '' },
+				stop2: { type: 'DROPOFF', address: 'b', latitude: 3, longitude: 4 },
+				stop3: { type: '', address: 'c', latitude: '', longitude: 'east' },
+			},
+		}),
+	);
+	expect(body.stops).toEqual([
+		{ type: 'PICKUP', address: 'a', latitude: 1.5, longitude: 2 },
+		{ type: 'DROPOFF', address: 'b', latitude: 3, longitude: 4 },
+		{ address: 'c', longitude: 'east' },
+	]);
+});
+
+test('routeFromItem reads only the API names an item carries, converting numeric strings', () => {
+	expect(
+		routeFromItem({
+			orderId: 'not sent',
+			serviceType: 'EXPRESS',
+			packageWeightKg: '2.5',
+			pickupAddress: 'a',
+			pickupLatitude: '6.5',
+			pickupLongitude: 3,
+			dropoffMethod: 'HUB_PICKUP',
+			dropoffHubId: 'hub_1',
+			externalReference: 'ORDER-1',
+			pickupPhone: '+234 803-123 4567',
+			deliveryNote: '',
+		}),
+	).toEqual({
+		serviceType: 'EXPRESS',
+		packageWeightKg: 2.5,
+		pickupAddress: 'a',
+		pickupLatitude: 6.5,
+		pickupLongitude: 3,
+		dropoffMethod: 'HUB_PICKUP',
+		dropoffHubId: 'hub_1',
+		externalReference: 'ORDER-1',
+		pickupPhone: '+2348031234567',
+	});
+});
+
+test('the saved list form of stops (stops.stop[]) is still read', () => {
 	const body = buildRoute(
 		reader({
 			serviceType: 'CLICK',

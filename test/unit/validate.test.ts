@@ -1,5 +1,6 @@
 import {
 	describeProblem,
+	HIDDEN,
 	routeMismatch,
 	validatePayment,
 	validateQuoteRequest,
@@ -213,7 +214,7 @@ describe('validatePayment', () => {
 			['CREDIT'],
 		);
 		expect(problem?.field).toBe(`extra[0].${field}`);
-		expect(problem?.value).toBe('(hidden)');
+		expect(problem?.value).toBe(HIDDEN);
 	});
 });
 
@@ -224,25 +225,28 @@ test('validateQuoteRequest asks for a hub only with a hub method', () => {
 	expect(validateQuoteRequest({ dropoffLatitude: 95 })?.field).toBe('dropoffLatitude');
 });
 
-test('describeProblem names field, value and item', () => {
+test('describeProblem: the item counted from 1, the label first, the API name second', () => {
 	expect(
-		describeProblem({ field: 'pickupLatitude', value: 91, rule: 'must be between -90 and 90' }, 4),
-	).toBe('Item 4 (5th item): pickupLatitude must be between -90 and 90 (got 91)');
+		describeProblem({ field: 'pickupLatitude', value: 120, rule: 'must be between −90 and 90' }, 4),
+	).toBe('Item 5: Pickup Latitude (pickupLatitude) must be between −90 and 90, got 120');
 	expect(describeProblem({ field: 'quoteId', value: '', rule: 'is required' }, 0)).toBe(
-		'Item 0 (1st item): quoteId is required (got nothing)',
+		'Item 1: Quote ID (quoteId) is required, got nothing',
+	);
+	expect(describeProblem({ field: 'stops[2].latitude', value: 'x', rule: 'r' }, 0)).toBe(
+		'Item 1: Stop 3 Latitude (stops[2].latitude) r, got "x"',
+	);
+	expect(describeProblem({ field: 'unknownField', value: 1, rule: 'r' }, 0)).toBe(
+		'Item 1: unknownField r, got 1',
 	);
 });
 
-test.each([
-	[0, '1st'],
-	[1, '2nd'],
-	[2, '3rd'],
-	[3, '4th'],
-	[10, '11th'],
-	[11, '12th'],
-	[12, '13th'],
-	[20, '21st'],
-	[111, '112th'],
-])('item %i is the %s item', (index, ordinal) => {
-	expect(describeProblem({ field: 'f', value: 1, rule: 'r' }, index)).toMatch(`(${ordinal} item)`);
+test("describeProblem names the item's own reference, and never repeats a hidden value", () => {
+	expect(
+		describeProblem({ field: 'pickupAddress', value: '', rule: 'is required' }, 9, 'ORDER-10045'),
+	).toBe(
+		'Item 10 (externalReference ORDER-10045): Pickup Address (pickupAddress) is required, got nothing',
+	);
+	expect(describeProblem({ field: 'amount', value: HIDDEN, rule: 'must not be sent' }, 0)).toBe(
+		'Item 1: amount must not be sent',
+	);
 });

@@ -1,39 +1,33 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	PreSendAction,
-} from 'n8n-workflow';
-import { assertValid, failItem, parameterReader } from './parameters';
-import type { ParameterReader } from './routeBody';
-import type { Problem } from './validate';
+import type { IDataObject } from 'n8n-workflow';
 
-/** Stops the item with a problem; given to body builders so they stay free of n8n. */
-export type Fail = (problem: Problem) => never;
-export type BodyBuilder = (read: ParameterReader, fail: Fail) => IDataObject;
+import type { ParameterReader } from './routeBody';
+import { fail, HIDDEN, type Problem } from './validate';
+
+/** What a body builder may look at: the item's parameters and the incoming item itself. */
+export interface BodyInput {
+	read: ParameterReader;
+	/** The JSON of the incoming item (the quote to book, a CSV row of route fields). */
+	item: IDataObject;
+}
+
+/** Builds the JSON body of one item; stops the item with `fail(problem)` when it cannot. */
+export type BodyBuilder = (input: BodyInput) => IDataObject;
 export type BodyCheck = (body: IDataObject) => Problem | undefined;
 
 /**
- * preSend for an operation whose body is built from its parameters, plus the optional Extra
+ * The body of one item: what the operation builds from its parameters, plus the optional Extra
  * Body Fields (JSON), which may add fields but not change one set by a named field (so, e.g., a
- * booking payment can never become CREDIT through them). The body is checked before sending.
+ * booking payment can never become CREDIT through them). The whole body is checked.
  */
-export function sendBody(build: BodyBuilder, check?: BodyCheck): PreSendAction {
-	return async function (
-		this: IExecuteSingleFunctions,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		const read = parameterReader(this);
-		const fail: Fail = (problem) => failItem(this, problem);
-		const extra = jsonObject(read('additionalFields.extraBody'), 'extraBody', fail, {});
-		const named = build(read, fail);
-		assertValid(this, conflict(extra, named));
-		const body = { ...extra, ...named };
-		assertValid(this, check?.(body));
-		// n8n's request helper drops an empty object and sends no body at all; '{}' stays valid JSON
-		// for a server that expects one (accept, decline, credit acceptance have no fields).
-		return { ...requestOptions, body: Object.keys(body).length ? body : '{}' };
-	};
+export function buildBody(input: BodyInput, build: BodyBuilder, check?: BodyCheck): IDataObject {
+	const extra = jsonObject(input.read('additionalFields.extraBody'), 'extraBody', {});
+	const named = build(input);
+	const clash = conflict(extra, named);
+	if (clash) fail(clash);
+	const body = { ...extra, ...named };
+	const problem = check?.(body);
+	if (problem) fail(problem);
+	return body;
 }
 
 function conflict(extra: IDataObject, named: IDataObject): Problem | undefined {
@@ -48,43 +42,54 @@ function conflict(extra: IDataObject, named: IDataObject): Problem | undefined {
 	};
 }
 
-/** preSend: every listed path id must be set, so no request goes to a path with a hole. */
-export function requireIds(ids: string[]): PreSendAction {
-	return async function (
-		this: IExecuteSingleFunctions,
-		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		const read = parameterReader(this);
-		for (const id of ids) {
-			const value = read(id);
-			const missing = value === undefined || String(value).trim() === '';
-			assertValid(this, missing ? { field: id, value, rule: 'is required' } : undefined);
-		}
-		return requestOptions;
-	};
-}
-
 /**
- * A JSON object parameter, given as text (a JSON field) or as an object (an expression).
- * Empty gives `empty`; anything but an object fails naming the field.
+ * A JSON object parameter, given as text (a JSON field) or as an object (an expression). Empty
+ * gives `empty`. Invalid JSON is reported by its position, never echoed: it may hold secrets.
  */
-export function jsonObject(
-	value: unknown,
-	field: string,
-	fail: Fail,
-	empty?: IDataObject,
-): IDataObject {
+export function jsonObject(value: unknown, field: string, empty?: IDataObject): IDataObject {
 	if ((value === undefined || value === null || value === '') && empty) return empty;
 	let parsed: unknown = value;
 	if (typeof value === 'string') {
 		try {
 			parsed = JSON.parse(value);
 		} catch {
-			return fail({ field, value, rule: 'must be valid JSON' });
+			return fail({ field, value: HIDDEN, rule: `must be valid JSON (${where(value)})` });
 		}
 	}
 	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-		return fail({ field, value, rule: 'must be a JSON object, e.g. {"key": "value"}' });
+		return fail({
+			field,
+			value: HIDDEN,
+			rule: 'must be a JSON object, e.g. {"key": "value"}',
+		});
 	}
 	return parsed as IDataObject;
+}
+
+/**
+ * Where JSON text goes wrong, as "error at character N" (counted from 1), without quoting it.
+ * Node's parser names a position for some errors only, so the first bad character is found as
+ * the shortest prefix that fails for another reason than ending too early: a valid prefix stays
+ * valid as it grows, so a binary search finds it.
+ */
+function where(text: string): string {
+	const endsEarly = (prefix: string) => {
+		try {
+			JSON.parse(prefix);
+			return true;
+		} catch (error) {
+			const message = error instanceof Error ? error.message : '';
+			const position = /position (\d+)/.exec(message)?.[1];
+			return /end of JSON input/i.test(message) || Number(position) === prefix.length;
+		}
+	};
+	if (endsEarly(text)) return 'it ends too early';
+	let good = 0;
+	let bad = text.length;
+	while (bad - good > 1) {
+		const middle = Math.floor((good + bad) / 2);
+		if (endsEarly(text.slice(0, middle))) good = middle;
+		else bad = middle;
+	}
+	return `error at character ${bad}`;
 }

@@ -3,29 +3,33 @@ import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 /** The operations a field shows for, as `displayOptions.show`. */
 export type Show = NonNullable<IDisplayOptions['show']>;
 
-/** A required path id, e.g. Booking ID. */
+/**
+ * A required ID. Every ID field reads the incoming item's field of the same name by default (the
+ * previous step's output), and says so, so the fields of all operations behave alike.
+ */
 export function idField(
 	name: string,
 	displayName: string,
 	show: Show,
 	description: string,
-	placeholder: string,
+	example: string,
 ): INodeProperties {
 	return {
 		displayName,
 		name,
 		type: 'string',
 		required: true,
-		default: '',
-		placeholder,
+		default: `={{ $json.${name} }}`,
+		placeholder: `e.g. ${example}`,
 		description,
+		hint: `By default the incoming item's ${name} field. Type an ID, or map another field if the previous step names it differently.`,
 		displayOptions: { show },
 	};
 }
 
-/** A label for operations whose path the published spec does not show. */
+/** A label for operations whose path the published API documentation does not show. */
 export const INFERRED_PATH =
-	'Path not in the published API spec: inferred from its pattern, confirm with your API contact';
+	'Path not in the published API documentation: inferred from its pattern, confirm with your API contact';
 
 /** Optional raw JSON merged into a body the spec does not show in full. */
 export const extraBodyField: INodeProperties = {
@@ -34,7 +38,7 @@ export const extraBodyField: INodeProperties = {
 	type: 'json',
 	default: '{}',
 	description:
-		'Further fields for the request body, as a JSON object. The spec does not show this body in full. A field set above cannot be changed here.',
+		'Further fields for the request body, as a JSON object, for fields the published API documentation does not show. A field set above cannot be changed here.',
 	hint: 'e.g. {"reason": "Price too high"}',
 };
 

@@ -1,41 +1,27 @@
-import type {
-	IExecuteSingleFunctions,
-	IN8nHttpFullResponse,
-	INodeExecutionData,
-	JsonObject,
-} from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
-
-/** Capabilities the spec names, by the operations that need them. */
-const CAPABILITIES: Record<string, string> = {
-	'supportCase.create': 'support:create',
-	'supportCase.addComment': 'support:create',
-	'supportCase.close': 'support:create',
-	'supportCase.reopen': 'support:create',
-	'supportCase.getAll': 'support:read',
-	'supportCase.get': 'support:read',
-};
-
+/** What the user reads when a request fails: what happened and what to do, and the evidence. */
 export interface ApiErrorText {
 	message: string;
 	description: string;
 }
 
+/** Error descriptions stay readable in the editor and in logs: the API's body is cut here. */
+export const MAX_DESCRIPTION_CHARS = 2000;
+
 /**
- * What the user reads when the API answers with an error status: what happened and what to do,
- * with the API's own message in the message and its whole error body kept in the description.
- * The spec does not show the error body's fields, so any JSON is accepted; `message` and `field`
- * are read when present.
+ * The message for an error status. The spec does not show the error body's fields, so any JSON
+ * is accepted; `message`/`error`/`detail` and `field` are read when present. The body itself is
+ * kept in the description: capped, HTML reduced to its title, secrets redacted.
  */
 export function describeApiError(
 	status: number,
-	body: unknown,
-	operation: { resource: string; operation: string },
+	rawBody: string,
+	operation: { capability?: string },
+	secrets: string[] = [],
 ): ApiErrorText {
-	const { apiMessage, field } = readErrorBody(body);
-	const said = apiMessage ? `: ${apiMessage.replace(/[.\s]+$/, '')}` : '';
-	const description = `The API answered ${status} with: ${stringifyBody(body)}`;
-	const key = `${operation.resource}.${operation.operation}`;
+	const body = readBody(rawBody);
+	const { apiMessage, field } = readErrorFields(body);
+	const said = apiMessage ? `: ${redact(apiMessage, secrets).replace(/[.\s]+$/, '')}` : '';
+	const description = `The API answered ${status} with: ${evidence(rawBody, secrets)}`;
 	let message: string;
 	switch (true) {
 		case status === 400:
@@ -45,21 +31,19 @@ export function describeApiError(
 			message =
 				'The API key was refused (401). Open the Partner Logistics credential and paste the key again from the partner portal; it may have been rotated or revoked.';
 			break;
-		case status === 403: {
-			const capability = CAPABILITIES[key];
-			message = capability
-				? `This API key lacks the capability ${capability} (403). Ask your Partner Logistics contact to grant ${capability} to the key, or use a credential whose key has it.`
+		case status === 403:
+			message = operation.capability
+				? `This API key lacks the capability ${operation.capability} (403). Ask your Partner Logistics contact to grant ${operation.capability} to the key, or use a credential whose key has it.`
 				: `This API key is not allowed to do this (403)${said}. Ask your Partner Logistics contact which capability the key needs.`;
 			break;
-		}
 		case status === 404:
-			message = `Not found in your organization (404)${said}. Check the id: the API only shows resources that belong to the organization of this API key.`;
+			message = `Not found in your organization (404)${said}. Check the ID: the API only shows resources that belong to the organization of this API key.`;
 			break;
 		case status === 409:
 			message = `Conflict (409)${said}. Either this Idempotency-Key was already used for a different request (if you set Options › Idempotency Key, make it unique per action), or the resource is not in a state that allows this (for example an expired quote, or a case that is already closed).`;
 			break;
 		case status === 429:
-			message = `The API is rate limiting this key (429)${said}. Raise Options › Max Retries, space the items with the node's Request Options › Batching, or send fewer items per run.`;
+			message = `The API kept rate limiting this key (429)${said}. Lower Options › Concurrency or set Options › Max Requests per Second, or send fewer items per run.`;
 			break;
 		case status >= 500:
 			message = `The Partner Logistics API failed (${status})${said}. Try again later; a retry sends the same Idempotency-Key, so nothing is booked or paid twice.`;
@@ -70,15 +54,82 @@ export function describeApiError(
 	return { message, description };
 }
 
-function readErrorBody(body: unknown): { apiMessage?: string; field?: string } {
-	if (typeof body === 'string') return { apiMessage: body.trim().slice(0, 300) || undefined };
+/** A 3xx is never followed: the API key must not travel to wherever the Location points. */
+export function describeRedirect(status: number, location: string | undefined): ApiErrorText {
+	const target = location ? safeLocation(location) : '(no Location header)';
+	return {
+		message: `The API answered with a redirect (${status}) to ${target}, which was not followed so the API key is not sent elsewhere. Check the credential's Base URL (e.g. http vs https, or a missing /api/v1).`,
+		description: `Location: ${target}`,
+	};
+}
+
+/** A 2xx whose body is not the JSON the operation expects (an HTML page, an empty answer). */
+export function describeUnexpectedBody(
+	status: number,
+	rawBody: string,
+	expected: string,
+	secrets: string[] = [],
+): ApiErrorText {
+	const what = rawBody.trim() === '' ? 'an empty body' : 'a body that is not JSON';
+	return {
+		message: `The API answered ${status} with ${what} where ${expected} was expected. Nothing is output for this item; check the credential's Base URL points at the API and not at a web page or proxy.`,
+		description: `The API answered ${status} with: ${evidence(rawBody, secrets)}`,
+	};
+}
+
+/**
+ * Why a broken connection or a timeout stopped the item, and whether running it again is safe.
+ * The code goes in the description: n8n replaces a message that holds one with its own words.
+ */
+export function describeFault(
+	code: string,
+	retries: number,
+	options: { timeoutMs: number; mutating: boolean },
+): ApiErrorText {
+	const what =
+		code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT'
+			? `No answer from the API within ${Math.round(options.timeoutMs / 1000)} s (timeout)`
+			: code === 'ECONNREFUSED' || code === 'ENOTFOUND'
+				? 'Could not connect to the API'
+				: 'The connection to the API broke before it answered';
+	const tried = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
+	const advice =
+		code === 'ECONNREFUSED' || code === 'ENOTFOUND'
+			? "Check the credential's Base URL."
+			: options.mutating
+				? 'The API may have processed the request. Running the item again is safe: it resends the same Idempotency-Key, so nothing is booked or paid twice.'
+				: 'Try again later, or raise the Timeout under the node Settings › Request Options.';
+	return { message: `${what}${tried}. ${advice}`, description: `Connection fault: ${code}` };
+}
+
+/** A Retry-After longer than the node waits: say so rather than "raise Max Retries". */
+export function describeLongRetryAfter(waitMs: number, maxWaitMs: number): ApiErrorText {
+	return {
+		message: `The API asked to wait ${Math.ceil(waitMs / 1000)} s before trying again (Retry-After), longer than the ${maxWaitMs / 1000} s this node waits. Nothing more was sent for this item; run it again later.`,
+		description:
+			'More retries would not help: the API refuses requests until its Retry-After has passed.',
+	};
+}
+
+/** The body as JSON, or undefined when it is not JSON. */
+export function readBody(rawBody: string): unknown {
+	if (rawBody.trim() === '') return undefined;
+	try {
+		return JSON.parse(rawBody) as unknown;
+	} catch {
+		return undefined;
+	}
+}
+
+function readErrorFields(body: unknown): { apiMessage?: string; field?: string } {
 	if (!body || typeof body !== 'object') return {};
 	const record = body as Record<string, unknown>;
 	const nested =
 		record.error && typeof record.error === 'object'
 			? (record.error as Record<string, unknown>)
 			: undefined;
-	const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
+	const text = (value: unknown) =>
+		typeof value === 'string' && value ? value.slice(0, 300) : undefined;
 	return {
 		apiMessage:
 			text(record.message) ?? text(nested?.message) ?? text(record.error) ?? text(record.detail),
@@ -86,33 +137,33 @@ function readErrorBody(body: unknown): { apiMessage?: string; field?: string } {
 	};
 }
 
-function stringifyBody(body: unknown): string {
-	if (body === undefined || body === '') return '(no body)';
-	return typeof body === 'string' ? body : JSON.stringify(body);
+/** The body as evidence: HTML reduced to its title, everything capped and secrets redacted. */
+export function evidence(rawBody: string, secrets: string[] = []): string {
+	if (rawBody.trim() === '') return '(no body)';
+	let text = rawBody;
+	if (/^\s*</.test(rawBody)) {
+		const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(rawBody)?.[1]?.trim();
+		text = `an HTML page${title ? ` titled "${title.replace(/\s+/g, ' ').slice(0, 200)}"` : ''}`;
+	}
+	text = redact(text, secrets);
+	return text.length > MAX_DESCRIPTION_CHARS
+		? `${text.slice(0, MAX_DESCRIPTION_CHARS)}… (${text.length - MAX_DESCRIPTION_CHARS} more characters cut)`
+		: text;
 }
 
-/** postReceive: turns an error status into a NodeApiError (requests run with ignoreHttpStatusErrors). */
-export async function throwOnApiError(
-	this: IExecuteSingleFunctions,
-	items: INodeExecutionData[],
-	response: IN8nHttpFullResponse,
-): Promise<INodeExecutionData[]> {
-	if (response.statusCode < 400) return items;
-	const { message, description } = describeApiError(response.statusCode, response.body, {
-		resource: this.getNodeParameter('resource') as string,
-		operation: this.getNodeParameter('operation') as string,
-	});
-	const body =
-		response.body && typeof response.body === 'object' && !Array.isArray(response.body)
-			? (response.body as JsonObject)
-			: ({ body: String(response.body ?? '') } as JsonObject);
-	const error = new NodeApiError(this.getNode(), body, {
-		message,
-		description,
-		httpCode: String(response.statusCode),
-		itemIndex: this.getItemIndex(),
-	});
-	const retryAfter = response.headers?.['retry-after'];
-	if (retryAfter !== undefined) error.context.retryAfter = String(retryAfter);
-	throw error;
+/** Replaces every occurrence of a secret (API key, signing secret) with a marker. */
+export function redact(text: string, secrets: string[]): string {
+	return secrets
+		.filter((secret) => secret.length >= 4)
+		.reduce((result, secret) => result.split(secret).join('[redacted]'), text);
+}
+
+/** A Location without credentials or query (they may carry tokens), for the message. */
+function safeLocation(location: string): string {
+	try {
+		const url = new URL(location);
+		return `${url.protocol}//${url.host}${url.pathname}`;
+	} catch {
+		return location.split('?')[0].slice(0, 200);
+	}
 }

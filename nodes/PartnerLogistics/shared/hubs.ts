@@ -33,11 +33,11 @@ export async function searchHubs(
 		},
 	);
 	if (response.statusCode >= 400) {
-		const { message, description } = describeApiError(response.statusCode, response.body, {
-			resource: 'hub',
-			operation: 'getAll',
-		});
-		throw new NodeApiError(this.getNode(), (response.body ?? {}) as JsonObject, {
+		const raw =
+			typeof response.body === 'string' ? response.body : JSON.stringify(response.body ?? '');
+		const apiKey = String(credentials.apiKey ?? '');
+		const { message, description } = describeApiError(response.statusCode, raw, {}, [apiKey]);
+		throw new NodeApiError(this.getNode(), { status: response.statusCode } as JsonObject, {
 			message: `Could not load hubs: ${message}`,
 			description,
 			httpCode: String(response.statusCode),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 export interface IdempotencyScope {
 	instanceId: string;
@@ -34,30 +34,17 @@ export function deriveIdempotencyKey(scope: IdempotencyScope): string {
 	return `n8n-${scope.action}-${digest.slice(0, 40)}`;
 }
 
-/** preSend: every POST carries an Idempotency-Key, no GET does. */
-export async function setIdempotencyKey(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const headers = { ...(requestOptions.headers ?? {}) } as IDataObject;
-	delete headers['Idempotency-Key'];
-	if ((requestOptions.method ?? 'GET').toUpperCase() === 'POST') {
-		const options = this.getNodeParameter('options', {}) as IDataObject;
-		const given = typeof options.idempotencyKey === 'string' ? options.idempotencyKey.trim() : '';
-		headers['Idempotency-Key'] = given || deriveIdempotencyKey(scopeOf(this));
-	}
-	return { ...requestOptions, headers };
-}
-
-function scopeOf(context: IExecuteSingleFunctions): IdempotencyScope {
-	const node = context.getNode();
+/** The scope of a node run; `itemIndex` and `action` are filled in per item. */
+export function runScope(
+	context: IExecuteFunctions,
+	action: string,
+): Omit<IdempotencyScope, 'itemIndex'> {
 	return {
 		instanceId: context.getInstanceId(),
 		workflowId: context.getWorkflow().id ?? '',
 		executionId: context.getExecutionId() ?? '',
-		nodeId: node.id,
-		runIndex: context.getWorkflowDataProxy(context.getItemIndex()).$runIndex as number,
-		itemIndex: context.getItemIndex(),
-		action: `${context.getNodeParameter('resource') as string}.${context.getNodeParameter('operation') as string}`,
+		nodeId: context.getNode().id,
+		runIndex: context.getWorkflowDataProxy(0).$runIndex as number,
+		action,
 	};
 }

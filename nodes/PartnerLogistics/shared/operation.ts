@@ -1,80 +1,109 @@
-import type {
-	INodeProperties,
-	INodePropertyOptions,
-	PostReceiveAction,
-	PreSendAction,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { requireIds, sendBody, type BodyBuilder, type BodyCheck } from './body';
-import { throwOnApiError } from './errors';
-import { setIdempotencyKey } from './idempotency';
+import type { BodyBuilder, BodyCheck } from './body';
+import type { ParameterReader } from './routeBody';
 
+/** Everything the pipeline needs to know about one operation, in one declaration. */
 export interface OperationSpec {
 	name: string;
 	value: string;
 	/** Sentence case, shown in the node picker: "Create a booking". */
 	action: string;
 	description: string;
+	/** GET operations only read: they send no body and no Idempotency-Key. */
 	method: 'GET' | 'POST';
 	/** Path after the credential's base URL; `{name}` stands for the path id parameter `name`. */
 	path: string;
-	/** Builds the JSON body from the parameters (POST); checked by `check` before sending. */
+	/** Builds the JSON body of a POST from the item; `check` runs on the whole body. */
 	body?: BodyBuilder;
 	check?: BodyCheck;
-	/** Operation-specific preSend steps, for bodies that need more than the parameters. */
-	preSend?: PreSendAction[];
-	/** Operation-specific postReceive steps, after an error status became a NodeApiError. */
-	postReceive?: PostReceiveAction[];
+	/** Query parameters of a GET. */
+	query?: (read: ParameterReader) => IDataObject;
+	/** The answer is a list: one item per record, `limit`/Return All apply. */
+	list?: boolean;
+	/** The capability a 403 means the key lacks (spec: Authentication). */
+	capability?: string;
+	/** A field the answer must carry to count as a success (a quote without quoteId is not one). */
+	requires?: string;
+	/** Shapes a successful record for the output, given the body that was sent. */
+	output?: (record: IDataObject, sent: IDataObject) => IDataObject;
+	/** The canvas subtitle, when "<name> <resource name>" does not read well. */
+	subtitle?: string;
 }
 
-/**
- * One operation of the picker, with the routing every operation shares: its preSend steps then
- * the Idempotency-Key, the error mapping, and `paginate` so the node's request hook (retries,
- * items, Return All) wraps the call.
- */
-export function operation(spec: OperationSpec): INodePropertyOptions {
-	const ids = [...spec.path.matchAll(/\{(\w+)\}/g)].map(([, id]) => id);
-	const preSend = [
-		...(ids.length ? [requireIds(ids)] : []),
-		...(spec.body ? [sendBody(spec.body, spec.check)] : []),
-		...(spec.preSend ?? []),
-		setIdempotencyKey,
-	];
-	return {
+/** One resource: its operations, the default one, and the fields its operations show. */
+export interface ResourceSpec {
+	/** As the Resource picker shows it. */
+	displayName: string;
+	value: string;
+	description: string;
+	defaultOperation: string;
+	operations: OperationSpec[];
+	fields: INodeProperties[];
+}
+
+export const isReadOnly = (spec: OperationSpec) => spec.method === 'GET';
+
+/** The path ids an operation needs, in path order: `/cases/{caseId}/close` -> ['caseId']. */
+export function pathIds(path: string): string[] {
+	return [...path.matchAll(/\{(\w+)\}/g)].map(([, id]) => id);
+}
+
+/** The resource's operation picker followed by its fields: what the node description spreads. */
+export function resourceProperties(resource: ResourceSpec): INodeProperties[] {
+	const options: INodePropertyOptions[] = resource.operations.map((spec) => ({
 		name: spec.name,
 		value: spec.value,
 		action: spec.action,
 		description: spec.description,
-		routing: {
-			request: { method: spec.method, url: urlExpression(spec.path) },
-			send: { paginate: true, preSend },
-			output: { postReceive: [throwOnApiError, ...(spec.postReceive ?? [])] },
+	}));
+	return [
+		// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- each resource declares its own
+		{
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { resource: [resource.value] } },
+			options,
+			default: resource.defaultOperation,
 		},
-	};
+		...resource.fields,
+	];
 }
 
-/** `/cases/{caseId}` -> an n8n expression that inserts the trimmed, URL-encoded parameter. */
-function urlExpression(path: string): string {
-	if (!path.includes('{')) return path;
-	return `=${path.replace(
-		/\{(\w+)\}/g,
-		(_, id: string) => `{{ encodeURIComponent(String($parameter["${id}"]).trim()) }}`,
-	)}`;
-}
-
-/** The operation picker of one resource. */
-export function operationPicker(
-	resource: string,
-	operations: INodePropertyOptions[],
-	defaultOperation: string,
+/** The Resource picker. */
+export function resourcePicker(
+	resources: ResourceSpec[],
+	defaultResource: string,
 ): INodeProperties {
 	return {
-		displayName: 'Operation',
-		name: 'operation',
+		displayName: 'Resource',
+		name: 'resource',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show: { resource: [resource] } },
-		options: operations,
-		default: defaultOperation,
+		options: resources
+			.map(({ displayName, value, description }) => ({ name: displayName, value, description }))
+			.sort((a, b) => a.name.localeCompare(b.name)),
+		default: defaultResource,
 	};
+}
+
+/** The canvas subtitle in words ("Create Quote", "Get Many Hubs"), as an n8n expression. */
+export function subtitleExpression(resources: ResourceSpec[]): string {
+	const words = Object.fromEntries(
+		resources.flatMap((resource) =>
+			resource.operations.map((spec) => [
+				`${resource.value}:${spec.value}`,
+				spec.subtitle ?? `${spec.name} ${resource.displayName}`,
+			]),
+		),
+	);
+	return `={{ ${JSON.stringify(words)}[$parameter["resource"] + ":" + $parameter["operation"]] || $parameter["operation"] }}`;
+}
+
+/** The operations that only read: their values, for options hidden on them. */
+export function readOnlyOperationValues(resources: ResourceSpec[]): string[] {
+	const specs = resources.flatMap((resource) => resource.operations);
+	return [...new Set(specs.filter(isReadOnly).map((spec) => spec.value))];
 }

@@ -1,40 +1,69 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_MAX_RETRIES } from './request';
-
-/** Operations that only read (GET): they send no Idempotency-Key. */
-export const READ_OPERATIONS = ['get', 'getAll', 'getTrucks', 'getTruck', 'getTrip'];
-
-/** Node behaviour switches, one collection for every operation. */
-export const optionsDescription: INodeProperties[] = [
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Idempotency Key',
-				name: 'idempotencyKey',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. {{ $json.orderId }}-booking',
-				description:
-					'Key the API uses to recognise a repeated request, so a retry never books or pays twice',
-				hint: 'Leave empty to use a key derived from this execution, node and item (stable across Retry On Fail). Set your own, e.g. from an order ID, to be safe across separate executions too.',
-				displayOptions: { hide: { '/operation': READ_OPERATIONS } },
-			},
-			{
-				displayName: 'Max Retries',
-				name: 'maxRetries',
-				type: 'number',
-				typeOptions: { minValue: 0, maxValue: 20 },
-				default: DEFAULT_MAX_RETRIES,
-				description:
-					'How often to retry a request the API refused with 429 (rate limit) or 503 (unavailable), waiting as long as its Retry-After header asks',
-				hint: 'Retries resend the same Idempotency-Key',
-			},
-		],
-	},
-];
+/**
+ * Node behaviour switches, one collection for every operation. Defaults are literals (n8n's lint
+ * reads them); test/node/description.test.ts keeps them equal to shared/settings.ts DEFAULTS. The Idempotency Key is hidden
+ * for the operations that only read (`readOnlyOperations`), which send none.
+ */
+export function optionsDescription(readOnlyOperations: string[]): INodeProperties[] {
+	return [
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				{
+					displayName: 'Concurrency',
+					name: 'concurrency',
+					type: 'number',
+					typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
+					default: 10,
+					description: 'How many items are sent to the API at the same time',
+					hint: 'Lower it if the API answers 429 (rate limit) often; the node also slows down by itself when it does',
+				},
+				{
+					displayName: 'Connection Retries',
+					name: 'faultRetries',
+					type: 'number',
+					typeOptions: { minValue: 0, maxValue: 10, numberPrecision: 0 },
+					default: 3,
+					description:
+						'How often to retry after a broken connection, a timeout, or a 502/504 from a gateway, backing off from half a second',
+					hint: 'Safe for bookings and payments too: a retry resends the same Idempotency-Key. The timeout is under Settings › Request Options (30 s when not set).',
+				},
+				{
+					displayName: 'Idempotency Key',
+					name: 'idempotencyKey',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. {{ $json.orderId }}-booking',
+					description:
+						'Key the API uses to recognise a repeated request, so a retry never books or pays twice',
+					hint: 'Leave empty to use a key derived from this execution, node and item (stable across retries). Set your own, e.g. from an order ID, to be safe across separate executions too.',
+					displayOptions: { hide: { '/operation': readOnlyOperations } },
+				},
+				{
+					displayName: 'Max Requests per Second',
+					name: 'maxRequestsPerSecond',
+					type: 'number',
+					typeOptions: { minValue: 0, maxValue: 1000, numberPrecision: 0 },
+					default: 0,
+					description: 'Never send faster than this; 0 sends as fast as the API accepts',
+					hint: 'Set it to the rate your API contract allows to avoid 429 answers altogether',
+				},
+				{
+					displayName: 'Max Retries',
+					name: 'maxRetries',
+					type: 'number',
+					typeOptions: { minValue: 0, maxValue: 20, numberPrecision: 0 },
+					default: 10,
+					description:
+						'How often to retry a request the API refused with 429 (rate limit) or 503 (unavailable), waiting as long as its Retry-After header asks (at most 60 s)',
+					hint: 'Retries resend the same Idempotency-Key',
+				},
+			],
+		},
+	];
+}

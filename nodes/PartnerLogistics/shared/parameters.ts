@@ -1,38 +1,24 @@
-import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { BodyValue, ParameterReader } from './routeBody';
-import { describeProblem, type Problem } from './validate';
 
 /**
- * Reads the current item's parameters (a path such as `additionalFields.extraBody` too); one the
- * chosen form hides reads as undefined, and a hub picker reads as its ID (our pickers have no
- * URL mode, so the value needs no extraction rule).
+ * Reads one item's parameters, each at most once (an expression is evaluated once per item), and
+ * only those the operation asks for. A parameter the chosen form hides reads as undefined, and a
+ * hub picker reads as its ID (our pickers have no URL mode, so no extraction rule applies).
  */
-export function parameterReader(context: IExecuteSingleFunctions): ParameterReader {
+export function parameterReader(context: IExecuteFunctions, itemIndex: number): ParameterReader {
+	const cache = new Map<string, BodyValue>();
 	return (name) => {
-		const value = context.getNodeParameter(name, null) as BodyValue;
-		if (value === null) return undefined;
-		const locator = value as IDataObject;
-		return typeof value === 'object' && locator.__rl === true
-			? (locator.value as BodyValue)
-			: value;
+		if (cache.has(name)) return cache.get(name);
+		const value = unwrap(context.getNodeParameter(name, itemIndex, null) as BodyValue);
+		cache.set(name, value);
+		return value;
 	};
 }
 
-export function collection(context: IExecuteSingleFunctions, name: string): IDataObject {
-	return (context.getNodeParameter(name, {}) ?? {}) as IDataObject;
-}
-
-/** Stops the item before any request leaves: names the field, the value and the item. */
-export function failItem(context: IExecuteSingleFunctions, problem: Problem): never {
-	const itemIndex = context.getItemIndex();
-	throw new NodeOperationError(context.getNode(), describeProblem(problem, itemIndex), {
-		itemIndex,
-		description: 'Nothing was sent to the API for this item. Correct the value and run again.',
-	});
-}
-
-export function assertValid(context: IExecuteSingleFunctions, problem: Problem | undefined) {
-	if (problem) failItem(context, problem);
+function unwrap(value: BodyValue): BodyValue {
+	if (value === null) return undefined;
+	const locator = value as IDataObject;
+	return typeof value === 'object' && locator.__rl === true ? (locator.value as BodyValue) : value;
 }

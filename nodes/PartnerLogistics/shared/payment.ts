@@ -7,7 +7,7 @@ import { validatePayment } from './validate';
  * card detail, proof, provider reference or status). Booking payments are SAVED_CARD only.
  */
 export function paymentBody(options: { credit: boolean; stage: boolean }): BodyBuilder {
-	return (read) => {
+	return ({ read }) => {
 		const method = options.credit ? (read('paymentMethod') ?? 'SAVED_CARD') : 'SAVED_CARD';
 		return compact({
 			paymentMethod: method,

@@ -1,38 +1,80 @@
 /** Statuses the API asks us to come back later with: rate limit and temporary unavailability. */
-export const RETRYABLE_STATUSES = [429, 503];
+export const BUSY_STATUSES = [429, 503];
+/** Gateway failures: the request may or may not have reached the API. */
+export const GATEWAY_STATUSES = [502, 504];
+/**
+ * Connection faults worth another try: the connection broke or timed out, so the API may have
+ * committed the request; the same Idempotency-Key makes the retry safe. A refused connection or an
+ * unknown host is a configuration problem and is not retried.
+ */
+export const TRANSIENT_FAULTS = [
+	'ECONNRESET',
+	'EPIPE',
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'ESOCKETTIMEDOUT',
+	'EAI_AGAIN',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+];
 
 /** The longest wait we accept from Retry-After before giving up and telling the user. */
 export const MAX_RETRY_DELAY_MS = 60_000;
+const MAX_BACKOFF_MS = 30_000;
 
-export interface RetryInput {
-	status: number;
-	/** The raw Retry-After header: delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
-	retryAfter?: string;
-	/** Retries already made for this request. */
-	attempt: number;
+/** What one attempt came back with. */
+export type Attempt =
+	| { kind: 'status'; status: number; retryAfter?: string }
+	| { kind: 'fault'; code: string };
+
+export interface RetryBudget {
+	/** Retries of 429 and 503, which come with Retry-After. */
 	maxRetries: number;
-	now?: number;
-	random?: () => number;
+	/** Retries of connection faults, timeouts, 502 and 504. */
+	faultRetries: number;
 }
 
+export interface RetryState {
+	busyRetries: number;
+	faultRetries: number;
+}
+
+export type RetryDecision =
+	| { retry: true; delayMs: number; busy: boolean }
+	| { retry: false; reason: 'not-retryable' | 'budget' | 'retry-after-too-long'; waitMs?: number };
+
 /**
- * How long to wait before retrying, or null when the request must not be retried. Honours
- * Retry-After when the API sends it, else backs off exponentially (1 s, 2 s, 4 s …). A little
- * jitter keeps many items that were refused together from coming back together.
+ * Whether and when to try again. 429/503 honour Retry-After (delay-seconds or an HTTP date) or
+ * back off exponentially; faults and gateway errors back off from 500 ms. A Retry-After beyond
+ * MAX_RETRY_DELAY_MS is never waited out silently: the caller stops and says so.
  */
-export function retryDelayMs({
-	status,
-	retryAfter,
-	attempt,
-	maxRetries,
+export function decideRetry(
+	attempt: Attempt,
+	state: RetryState,
+	budget: RetryBudget,
 	now = Date.now(),
 	random = Math.random,
-}: RetryInput): number | null {
-	if (!RETRYABLE_STATUSES.includes(status) || attempt >= maxRetries) return null;
-	const asked = parseRetryAfter(retryAfter, now);
-	const base = asked ?? Math.min(1000 * 2 ** attempt, 30_000);
-	if (base > MAX_RETRY_DELAY_MS) return null;
-	return base + Math.floor(random() * 250);
+): RetryDecision {
+	const jitter = Math.floor(random() * 250);
+	if (attempt.kind === 'status' && BUSY_STATUSES.includes(attempt.status)) {
+		if (state.busyRetries >= budget.maxRetries) return { retry: false, reason: 'budget' };
+		const asked = parseRetryAfter(attempt.retryAfter, now);
+		if (asked !== undefined && asked > MAX_RETRY_DELAY_MS) {
+			return { retry: false, reason: 'retry-after-too-long', waitMs: asked };
+		}
+		const delayMs = (asked ?? backoff(1000, state.busyRetries)) + jitter;
+		return { retry: true, delayMs, busy: true };
+	}
+	const transient =
+		attempt.kind === 'fault'
+			? TRANSIENT_FAULTS.includes(attempt.code)
+			: GATEWAY_STATUSES.includes(attempt.status);
+	if (!transient) return { retry: false, reason: 'not-retryable' };
+	if (state.faultRetries >= budget.faultRetries) return { retry: false, reason: 'budget' };
+	return { retry: true, delayMs: backoff(500, state.faultRetries) + jitter, busy: false };
+}
+
+function backoff(firstMs: number, retries: number): number {
+	return Math.min(firstMs * 2 ** retries, MAX_BACKOFF_MS);
 }
 
 /** Milliseconds from a Retry-After value, or undefined when it is missing or unreadable. */

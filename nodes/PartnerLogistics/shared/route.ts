@@ -1,5 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { STOP_SLOTS } from './routeBody';
+import { DEFINE, FROM_QUOTE, INPUT_FIELDS } from './routeRequest';
+
 /**
  * The route of a direct quote or booking, walking the user through the spec's nine request forms:
  * service type first, then (CLICK) single drop-off or multi-stop, else (GO_LIGHT, EXPRESS) how the
@@ -38,6 +41,21 @@ export const hubPicker = (side: 'pickup' | 'dropoff', label: string): INodePrope
 	},
 });
 
+/**
+ * A number the user must give, as text: empty until set, so nothing is sent that nobody typed,
+ * and never clamped by the editor (typing 120 into a bounded number field leaves 12). A value
+ * out of range fails the item with the rule, which the hint shows beforehand.
+ */
+export const numberField = (
+	field: Pick<INodeProperties, 'displayName' | 'name' | 'description' | 'placeholder'>,
+	rule: string,
+): INodeProperties => ({
+	...field,
+	type: 'string',
+	default: '',
+	hint: rule,
+});
+
 /** Latitude and longitude of a place, with the spec's bounds. */
 const coordinateFields = (
 	name: (axis: 'Latitude' | 'Longitude') => string,
@@ -46,15 +64,15 @@ const coordinateFields = (
 ): INodeProperties[] =>
 	(['Latitude', 'Longitude'] as const).map((axis) => {
 		const limit = axis === 'Latitude' ? 90 : 180;
-		return {
-			displayName: label ? `${label} ${axis}` : axis,
-			name: name(axis),
-			type: 'number',
-			typeOptions: { minValue: -limit, maxValue: limit, numberPrecision: 6 },
-			default: 0,
-			placeholder: axis === 'Latitude' ? 'e.g. 6.6018' : 'e.g. 3.3515',
-			description: `${axis} of ${place}, -${limit} to ${limit}`,
-		};
+		return numberField(
+			{
+				displayName: label ? `${label} ${axis}` : axis,
+				name: name(axis),
+				placeholder: axis === 'Latitude' ? 'e.g. 6.6018' : 'e.g. 3.3515',
+				description: `${axis} of ${place}, in decimal degrees`,
+			},
+			`A number from −${limit} to ${limit}`,
+		);
 	});
 
 export const homeFields = (side: 'pickup' | 'dropoff'): INodeProperties[] => {
@@ -88,7 +106,7 @@ export const homeFields = (side: 'pickup' | 'dropoff'): INodeProperties[] => {
 	];
 };
 
-/** How one end of the route is served: at an address or at a hub. */
+/** How one end of the route is served; the option names say who goes where. */
 export const methodField = (side: 'pickup' | 'dropoff'): INodeProperties =>
 	side === 'pickup'
 		? {
@@ -96,11 +114,15 @@ export const methodField = (side: 'pickup' | 'dropoff'): INodeProperties =>
 				name: 'pickupMethod',
 				type: 'options',
 				options: [
-					{ name: 'Home Pickup', value: 'HOME_PICKUP', description: 'Collected at an address' },
 					{
-						name: 'Hub Drop-Off',
+						name: 'Courier Collects at an Address',
+						value: 'HOME_PICKUP',
+						description: 'HOME_PICKUP: the parcel is collected at the pickup address',
+					},
+					{
+						name: 'Sender Brings It to a Hub',
 						value: 'HUB_DROPOFF',
-						description: 'The sender drops it at a hub',
+						description: 'HUB_DROPOFF: the sender drops the parcel off at a hub',
 					},
 				],
 				default: 'HOME_PICKUP',
@@ -111,16 +133,53 @@ export const methodField = (side: 'pickup' | 'dropoff'): INodeProperties =>
 				name: 'dropoffMethod',
 				type: 'options',
 				options: [
-					{ name: 'Home Delivery', value: 'HOME_DELIVERY', description: 'Delivered to an address' },
 					{
-						name: 'Hub Pickup',
+						name: 'Courier Delivers to an Address',
+						value: 'HOME_DELIVERY',
+						description: 'HOME_DELIVERY: the parcel is delivered to the drop-off address',
+					},
+					{
+						name: 'Receiver Collects at a Hub',
 						value: 'HUB_PICKUP',
-						description: 'The receiver collects it at a hub',
+						description: 'HUB_PICKUP: the receiver collects the parcel at a hub',
 					},
 				],
 				default: 'HOME_DELIVERY',
 				description: 'How the shipment ends its journey',
 			};
+
+/** The values of one stop of a multi-stop order, numbered as the route runs. */
+const stopValues = (place: string): INodeProperties[] => [
+	{
+		displayName: 'Type',
+		name: 'type',
+		type: 'options',
+		options: [
+			{ name: 'Choose…', value: '', description: 'Required: pick up or drop off here' },
+			{ name: 'Drop-Off', value: 'DROPOFF' },
+			{ name: 'Pickup', value: 'PICKUP' },
+		],
+		default: '',
+		description: 'Whether the parcel is collected or delivered at this stop',
+	},
+	{
+		displayName: 'Address',
+		name: 'address',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 12 Allen Avenue, Ikeja, Lagos',
+		description: `Street address of ${place}`,
+	},
+	...coordinateFields((axis) => axis.toLowerCase(), '', place),
+	{
+		displayName: 'Phone',
+		name: 'phone',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. +234 803 123 4567',
+		description: 'Optional contact at the stop, in international format',
+	},
+];
 
 export const routeFields: INodeProperties[] = [
 	{
@@ -173,22 +232,30 @@ export const routeFields: INodeProperties[] = [
 		name: 'deliveryMode',
 		type: 'options',
 		options: [
-			{ name: 'Standard', value: 'STANDARD' },
+			{
+				name: 'API Default',
+				value: '',
+				description: 'Send no delivery mode and let the API choose',
+			},
 			{ name: 'Express', value: 'EXPRESS' },
+			{ name: 'Standard', value: 'STANDARD' },
 		],
-		default: 'STANDARD',
+		default: '',
 		description: 'How fast GO_LIGHT delivers',
 		displayOptions: { show: { serviceType: ['GO_LIGHT'] } },
 	},
 	{
-		displayName: 'Package Weight (Kg)',
-		name: 'packageWeightKg',
-		type: 'number',
-		typeOptions: { minValue: 0.01, maxValue: 50, numberPrecision: 2 },
-		default: 1,
-		required: true,
-		placeholder: 'e.g. 2.5',
-		description: 'Weight of the package in kilograms, 0.01 to 50; EXPRESS is priced by it',
+		...numberField(
+			{
+				displayName: 'Package Weight (Kg)',
+				name: 'packageWeightKg',
+				placeholder: 'e.g. 2.5',
+				description: 'Weight of the package in kilograms; EXPRESS is priced by it',
+			},
+			'Required for EXPRESS: a number from 0.01 to 50',
+		),
+		// Not marked required: n8n would then refuse to run a workflow whose Service Type is an
+		// expression (it cannot tell whether the field shows). The item fails with the rule instead.
 		displayOptions: { show: { serviceType: ['EXPRESS'] } },
 	},
 	{ ...methodField('pickup'), displayOptions: { show: { serviceType: ['GO_LIGHT', 'EXPRESS'] } } },
@@ -201,54 +268,16 @@ export const routeFields: INodeProperties[] = [
 		displayName: 'Stops',
 		name: 'stops',
 		type: 'fixedCollection',
-		typeOptions: { multipleValues: true, sortable: true, maxAllowedFields: 3 },
 		default: {},
 		placeholder: 'Add Stop',
-		description: 'The stops of the order, in route order',
-		hint: 'Add exactly 3 stops',
+		description: 'The 3 stops of the order, in route order',
+		hint: 'A multi-stop order has exactly 3 stops: add Stop 1, Stop 2 and Stop 3',
 		displayOptions: { show: { serviceType: ['CLICK'], orderMode: ['MULTI_STOP'] } },
-		options: [
-			{
-				displayName: 'Stop',
-				name: 'stop',
-				values: [
-					{
-						displayName: 'Address',
-						name: 'address',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. 12 Allen Avenue, Ikeja, Lagos',
-						description: 'Street address of the stop',
-					},
-					...coordinateFields((axis) => axis.toLowerCase(), '', 'the stop'),
-					{
-						displayName: 'Phone',
-						name: 'phone',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g.	+234 803 123 4567',
-						description: 'Optional contact at the stop, in international format',
-					},
-					{
-						displayName: 'Type',
-						name: 'type',
-						type: 'options',
-						options: [
-							{
-								name: 'Pickup',
-								value: 'PICKUP',
-							},
-							{
-								name: 'Drop-Off',
-								value: 'DROPOFF',
-							},
-						],
-						default: 'DROPOFF',
-						description: 'Whether the parcel is collected or delivered at this stop',
-					},
-				],
-			},
-		],
+		options: STOP_SLOTS.map((name, index) => ({
+			displayName: `Stop ${index + 1}`,
+			name,
+			values: stopValues(`stop ${index + 1}`),
+		})),
 	},
 ];
 
@@ -344,3 +373,50 @@ export const routeOptionFields: INodeProperties[] = [
 		description: 'The vehicle to use',
 	},
 ];
+
+/** Where the route of a quote, booking or quote request comes from. */
+// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default differs per operation
+export const routeSourceField = (fromQuote: boolean): INodeProperties => ({
+	displayName: 'Route',
+	name: 'routeSource',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		...(fromQuote
+			? [
+					{
+						name: 'Same as the Incoming Quote',
+						value: FROM_QUOTE,
+						description:
+							'Send the route the incoming Quote › Create item was priced for (its quotedRoute)',
+					},
+				]
+			: []),
+		{
+			name: 'Define Below',
+			value: DEFINE,
+			description: fromQuote
+				? 'Enter the route again, or map it with expressions; it must match the quoted route'
+				: 'Fill in the fields, or map them from the input with expressions',
+		},
+		{
+			name: 'Map From Input Fields',
+			value: INPUT_FIELDS,
+			description:
+				'Read the route from fields of the incoming item named as in the API, e.g. a sheet or CSV of orders',
+		},
+	],
+	default: fromQuote ? FROM_QUOTE : DEFINE,
+	description: fromQuote
+		? 'The API books only the exact route that was quoted'
+		: 'Type the route, or read it from the incoming items',
+});
+
+/** What Map From Input Fields reads, shown in the form so nobody has to guess the names. */
+export const inputFieldsNotice = (fields: string[]): INodeProperties => ({
+	displayName: `Each incoming item is read for these fields, under these exact names: ${fields.join(', ')}. Other fields of the item are not sent. A missing or out-of-range value fails that item with the rule; fields set under Additional Fields replace the item's.`,
+	name: 'inputFieldsNotice',
+	type: 'notice',
+	default: '',
+	displayOptions: { show: { routeSource: [INPUT_FIELDS] } },
+});

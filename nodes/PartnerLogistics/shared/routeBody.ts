@@ -1,34 +1,62 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { ROUTE_FIELDS } from './validate';
+
 /** A value of a JSON body field. */
 export type BodyValue = IDataObject[string];
 
 /** Reads one parameter of the current item, undefined when it is not set. */
 export type ParameterReader = (name: string) => BodyValue;
 
+/** Optional quote and booking fields (spec: direct booking quote request), by API name. */
+export const ROUTE_OPTION_FIELDS = [
+	'vehicleType',
+	'externalReference',
+	'requesterName',
+	'recipientName',
+	'pickupPhone',
+	'dropoffPhone',
+	'packageDescription',
+	'deliveryNote',
+	'promoCode',
+	'scheduledAt',
+];
+
+/** Fields the API takes as numbers: a numeric string (from a sheet or CSV) is read as one. */
+const NUMBER_FIELDS = [
+	'packageWeightKg',
+	'pickupLatitude',
+	'pickupLongitude',
+	'dropoffLatitude',
+	'dropoffLongitude',
+	'latitude',
+	'longitude',
+	'quantity',
+];
+
+/** The numbered stops of the editor's Stops field. */
+export const STOP_SLOTS = ['stop1', 'stop2', 'stop3'];
+
 /**
  * The route part of a direct quote or booking body, from the route parameters. It reads exactly
  * the fields the chosen form shows (see route.ts), so a value left over from another form is
- * never sent. Numeric strings (from a sheet or CSV) become numbers; anything else is left for
- * validateRoute to name.
+ * never sent, and a field left empty is not sent at all (validateRoute then names it).
  */
 export function buildRoute(read: ParameterReader): IDataObject {
 	const serviceType = (read('serviceType') as string | undefined) ?? 'CLICK';
 	const body: IDataObject = { serviceType };
 	if (serviceType === 'CLICK') {
 		if (read('orderMode') === 'MULTI_STOP') {
-			body.orderMode = 'MULTI_STOP';
-			body.stops = readStops(read('stops'));
-			return body;
+			return { ...body, orderMode: 'MULTI_STOP', stops: readStops(read('stops')) };
 		}
 		return { ...body, ...home(read, 'pickup'), ...home(read, 'dropoff') };
 	}
-	if (serviceType === 'GO_LIGHT') body.deliveryMode = read('deliveryMode');
-	if (serviceType === 'EXPRESS') body.packageWeightKg = toNumber(read('packageWeightKg'));
 	const pickupMethod = read('pickupMethod') ?? 'HOME_PICKUP';
 	const dropoffMethod = read('dropoffMethod') ?? 'HOME_DELIVERY';
 	return compact({
 		...body,
+		deliveryMode: serviceType === 'GO_LIGHT' ? read('deliveryMode') : undefined,
+		packageWeightKg: serviceType === 'EXPRESS' ? toNumber(read('packageWeightKg')) : undefined,
 		pickupMethod,
 		...(pickupMethod === 'HUB_DROPOFF'
 			? { pickupHubId: read('pickupHubId') }
@@ -48,27 +76,67 @@ function home(read: ParameterReader, side: 'pickup' | 'dropoff'): IDataObject {
 	});
 }
 
+/**
+ * The stops as the API takes them, in route order: the numbered Stop 1–3 of the editor, or the
+ * list saved workflows hold (`stops.stop[]`), or a list mapped by an expression.
+ */
 function readStops(value: BodyValue): BodyValue {
-	const stops = (value as { stop?: unknown } | undefined)?.stop;
-	if (!Array.isArray(stops)) return value === undefined ? [] : value;
-	return stops.map((stop: IDataObject) =>
-		compact({
-			type: stop.type,
-			address: stop.address,
-			latitude: toNumber(stop.latitude),
-			longitude: toNumber(stop.longitude),
-			phone: normalizePhone(stop.phone),
-		}),
+	if (Array.isArray(value)) return value.map((stop) => toStop(stop as IDataObject));
+	if (!value || typeof value !== 'object') return value === undefined ? [] : value;
+	const record = value as IDataObject;
+	const stops = Array.isArray(record.stop)
+		? (record.stop as IDataObject[])
+		: STOP_SLOTS.map((slot) => record[slot] as IDataObject | undefined).filter(
+				(stop): stop is IDataObject => !!stop && typeof stop === 'object',
+			);
+	return stops.map(toStop);
+}
+
+function toStop(stop: IDataObject): IDataObject {
+	if (!stop || typeof stop !== 'object') return stop;
+	return compact({
+		type: stop.type,
+		address: stop.address,
+		latitude: toNumber(stop.latitude),
+		longitude: toNumber(stop.longitude),
+		phone: normalizePhone(stop.phone),
+	});
+}
+
+/**
+ * The route and optional fields an incoming item carries under the API's own names (a sheet or
+ * CSV row of orders), like n8n's "Map Automatically". Other fields of the item are not sent.
+ */
+export function routeFromItem(item: IDataObject): IDataObject {
+	const picked = pick(item, [...ROUTE_FIELDS, ...ROUTE_OPTION_FIELDS]);
+	if (Array.isArray(picked.stops)) picked.stops = readStops(picked.stops);
+	return normalizeOptions(picked);
+}
+
+/** The named fields an item carries, numeric strings read as numbers, empty values left out. */
+export function pick(item: IDataObject, fields: string[]): IDataObject {
+	return compact(
+		Object.fromEntries(
+			fields
+				.filter((field) => field in item)
+				.map((field) => [
+					field,
+					NUMBER_FIELDS.includes(field) ? toNumber(item[field]) : item[field],
+				]),
+		),
 	);
 }
 
 /** Optional quote/booking fields from the Additional Fields collection; empty ones are left out. */
 export function buildRouteOptions(additional: IDataObject): IDataObject {
-	const options = compact({ ...additional });
+	return normalizeOptions(compact({ ...additional }));
+}
+
+function normalizeOptions(body: IDataObject): IDataObject {
 	for (const field of ['pickupPhone', 'dropoffPhone']) {
-		if (field in options) options[field] = normalizePhone(options[field]);
+		if (field in body) body[field] = normalizePhone(body[field]);
 	}
-	return options;
+	return compact(body);
 }
 
 /** Phones are sent as + and digits: the spaces and dashes people type are removed. */
@@ -76,9 +144,12 @@ export function normalizePhone(value: BodyValue): BodyValue {
 	return typeof value === 'string' ? value.replace(/[\s-]/g, '') || undefined : value;
 }
 
-function toNumber(value: BodyValue): BodyValue {
-	if (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))) {
-		return Number(value);
+/** A numeric string as a number; anything else unchanged, for validation to name. */
+export function toNumber(value: BodyValue): BodyValue {
+	if (typeof value === 'string') {
+		const trimmed = value.trim();
+		if (trimmed === '') return undefined;
+		if (!Number.isNaN(Number(trimmed))) return Number(trimmed);
 	}
 	return value;
 }

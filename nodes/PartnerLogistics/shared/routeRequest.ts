@@ -1,105 +1,83 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INodeExecutionData,
-} from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { assertValid, collection, parameterReader } from './parameters';
-import { buildRoute, buildRouteOptions } from './routeBody';
-import { routeMismatch, validateRoute } from './validate';
+import type { BodyInput } from './body';
+import { buildRoute, buildRouteOptions, routeFromItem } from './routeBody';
+import { fail, required, routeMismatch, validateRoute } from './validate';
 
 /** The field of a quote's output that carries what the quote was priced for. */
 export const QUOTED_ROUTE = 'quotedRoute';
 
-/**
- * The body each item's quote was sent with, for its postReceive: n8n runs both steps of an item
- * with the same context object, and re-reading the parameters would resolve every expression again.
- */
-const sentQuotes = new WeakMap<IExecuteSingleFunctions, IDataObject>();
+/** Route values typed in the editor or mapped by expressions (the default). */
+export const DEFINE = 'define';
+/** Route values read off the incoming item's own fields, under the API's names. */
+export const INPUT_FIELDS = 'inputFields';
+/** Booking only: the route the incoming Quote › Create item was priced for. */
+export const FROM_QUOTE = 'fromInput';
 
-function quoteBody(context: IExecuteSingleFunctions): IDataObject {
-	return {
-		...buildRoute(parameterReader(context)),
-		...buildRouteOptions(collection(context, 'additionalFields')),
-	};
+/** The route and options of an item, from the form or from the item's own fields. */
+function routeOf({ read, item }: BodyInput): IDataObject {
+	const route = read('routeSource') === INPUT_FIELDS ? routeFromItem(item) : buildRoute(read);
+	return { ...route, ...buildRouteOptions((read('additionalFields') ?? {}) as IDataObject) };
 }
 
-/** preSend of Quote › Create: the body of the chosen route form, validated. */
-export async function sendQuote(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const body = quoteBody(this);
-	assertValid(this, validateRoute(body));
-	sentQuotes.set(this, body);
-	return { ...requestOptions, body };
+/** Body of Quote › Create: the chosen route form, validated. */
+export function quoteBody(input: BodyInput): IDataObject {
+	const body = routeOf(input);
+	const problem = validateRoute(body);
+	if (problem) fail(problem);
+	return body;
 }
 
 /**
- * postReceive of Quote › Create: the output keeps the API's quote untouched and adds what it was
- * priced for, so Booking › Create can repeat it exactly (the spec demands the same route).
+ * Output of Quote › Create: the API's quote untouched, plus what it was priced for, so Booking ›
+ * Create can repeat it exactly (the spec demands the same route).
  */
-export async function attachQuotedRoute(
-	this: IExecuteSingleFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const quotedRoute = sentQuotes.get(this) ?? quoteBody(this);
-	return items.map((item) =>
-		item.json && typeof item.json === 'object' && !Array.isArray(item.json)
-			? { ...item, json: { ...item.json, [QUOTED_ROUTE]: item.json[QUOTED_ROUTE] ?? quotedRoute } }
-			: item,
-	);
+export function withQuotedRoute(record: IDataObject, sent: IDataObject): IDataObject {
+	return { ...record, [QUOTED_ROUTE]: record[QUOTED_ROUTE] ?? sent };
 }
 
 /**
- * preSend of Booking › Create. The route comes from the incoming quote item (default) or from the
- * fields; a defined route that differs from the incoming quote's is stopped before sending.
+ * Body of Booking › Create. The route comes from the incoming quote item (default), the fields
+ * or the item's own fields; a route that differs from the incoming quote's is stopped before
+ * sending. Quote IDs compare as text, so a numeric quoteId is checked like any other.
  */
-export async function sendBooking(
-	this: IExecuteSingleFunctions,
-	requestOptions: IHttpRequestOptions,
-): Promise<IHttpRequestOptions> {
-	const read = parameterReader(this);
+export function bookingBody(input: BodyInput): IDataObject {
+	const { read, item } = input;
 	const quoteId = String(read('quoteId') ?? '').trim();
-	assertValid(
-		this,
-		quoteId ? undefined : { field: 'quoteId', value: quoteId, rule: 'is required' },
-	);
+	if (!quoteId) fail(required('quoteId', quoteId));
 
-	const input = this.getInputData()?.json ?? {};
-	const quoted = input[QUOTED_ROUTE];
+	const quoted = item[QUOTED_ROUTE];
 	const hasQuoted = !!quoted && typeof quoted === 'object' && !Array.isArray(quoted);
+	const sameQuote = item.quoteId !== undefined && String(item.quoteId).trim() === quoteId;
 	let route: IDataObject;
-	if (read('routeSource') === 'define') {
-		route = buildRoute(read);
-		if (hasQuoted && input.quoteId === quoteId) {
-			assertValid(this, routeMismatch(route, quoted as IDataObject));
+	if ((read('routeSource') ?? FROM_QUOTE) === FROM_QUOTE) {
+		if (!hasQuoted) {
+			fail({
+				field: QUOTED_ROUTE,
+				value: quoted,
+				rule: 'is missing from the input item. Put this node right after Quote › Create (or keep that output through the nodes between), or set Route to "Define Below"',
+			});
 		}
+		if (item.quoteId !== undefined && !sameQuote) {
+			fail({
+				field: 'quoteId',
+				value: quoteId,
+				rule: `is not the quote of the input item (${String(item.quoteId)}), whose route would be sent`,
+			});
+		}
+		route = {
+			...(quoted as IDataObject),
+			...buildRouteOptions((read('additionalFields') ?? {}) as IDataObject),
+		};
 	} else {
-		assertValid(
-			this,
-			hasQuoted
-				? undefined
-				: {
-						field: QUOTED_ROUTE,
-						value: quoted,
-						rule: 'is missing from the input item. Put this node right after Quote › Create (or keep that output through the nodes between), or set Route to "Define Below"',
-					},
-		);
-		assertValid(
-			this,
-			input.quoteId === undefined || String(input.quoteId) === quoteId
-				? undefined
-				: {
-						field: 'quoteId',
-						value: quoteId,
-						rule: `is not the quote of the input item (${String(input.quoteId)}), whose route would be sent`,
-					},
-		);
-		route = quoted as IDataObject;
+		route = routeOf(input);
+		if (hasQuoted && sameQuote) {
+			const mismatch = routeMismatch(route, quoted as IDataObject);
+			if (mismatch) fail(mismatch);
+		}
 	}
-	const body = { ...route, ...buildRouteOptions(collection(this, 'additionalFields')), quoteId };
-	assertValid(this, validateRoute(body));
-	return { ...requestOptions, body };
+	const body = { ...route, quoteId };
+	const problem = validateRoute(body);
+	if (problem) fail(problem);
+	return body;
 }

@@ -1,6 +1,124 @@
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialsDecrypted,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+} from 'n8n-workflow';
+
+export const CREDENTIAL_TYPE = 'partnerLogisticsApi';
 
 /** The credential's Base URL without trailing slashes, so paths can always start with one. */
 export function baseUrlOf(credentials: ICredentialDataDecryptedObject): string {
 	return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+}
+
+/** One HTTP exchange, as the pipeline reads it: the body stays text until it is checked. */
+export interface ApiResponse {
+	status: number;
+	headers: Record<string, string | undefined>;
+	body: string;
+}
+
+export interface ApiRequest {
+	method: 'GET' | 'POST';
+	url: string;
+	qs?: IDataObject;
+	body?: IDataObject;
+	idempotencyKey?: string;
+}
+
+/** Transport settings of one node run: n8n's Request Options and the credential, read once. */
+export interface Transport {
+	credentials: ICredentialsDecrypted;
+	baseUrl: string;
+	timeoutMs: number;
+	proxy?: IHttpRequestOptions['proxy'];
+	skipSslCertificateValidation: boolean;
+}
+
+/** An answer, or a connection that broke, timed out or was never made (`fault`: its code). */
+export type Exchange = { response: ApiResponse } | { fault: string };
+
+/**
+ * Sends one request through n8n's own helper with the credential's `authenticate` (the API key
+ * header), the credential decrypted once per run. Redirects are not followed (the key must not
+ * travel), statuses do not throw (the pipeline explains them), and the body arrives as text so a
+ * 2xx that is not JSON can be told apart. The execution's cancel signal aborts it.
+ */
+export async function sendApiRequest(
+	context: IExecuteFunctions,
+	transport: Transport,
+	request: ApiRequest,
+): Promise<Exchange> {
+	const headers: IDataObject = { Accept: 'application/json', 'Content-Type': 'application/json' };
+	if (request.idempotencyKey !== undefined) headers['Idempotency-Key'] = request.idempotencyKey;
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		baseURL: transport.baseUrl,
+		url: request.url,
+		qs: request.qs,
+		headers,
+		// A string, so an empty object is still sent as {} (n8n drops empty object bodies).
+		body: request.body === undefined ? undefined : JSON.stringify(request.body),
+		encoding: 'text',
+		json: false,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+		sendCredentialsOnCrossOriginRedirect: false,
+		timeout: transport.timeoutMs,
+		proxy: transport.proxy,
+		skipSslCertificateValidation: transport.skipSslCertificateValidation,
+	};
+	let response: IN8nHttpFullResponse;
+	try {
+		response = (await context.helpers.httpRequestWithAuthentication.call(
+			context,
+			CREDENTIAL_TYPE,
+			options,
+			{ credentialsDecrypted: transport.credentials },
+		)) as IN8nHttpFullResponse;
+	} catch (error) {
+		return { fault: faultCode(error) };
+	}
+	return {
+		response: {
+			status: response.statusCode,
+			headers: lowerCaseHeaders(response.headers),
+			body: typeof response.body === 'string' ? response.body : bodyText(response.body),
+		},
+	};
+}
+
+/** The error code of a failed request, looked up through n8n's and axios' wrappers. */
+function faultCode(error: unknown): string {
+	for (let cause = error, depth = 0; cause && depth < 5; depth++) {
+		const record = cause as { code?: unknown; message?: unknown; cause?: unknown };
+		if (typeof record.code === 'string' && /^E[A-Z_]+$/.test(record.code)) return record.code;
+		if (typeof record.message === 'string' && /socket hang up/i.test(record.message)) {
+			return 'ECONNRESET';
+		}
+		if (typeof record.message === 'string' && /timeout of \d+ms exceeded/i.test(record.message)) {
+			return 'ECONNABORTED';
+		}
+		cause = record.cause;
+	}
+	return 'EUNKNOWN';
+}
+
+function lowerCaseHeaders(headers: unknown): Record<string, string | undefined> {
+	const result: Record<string, string | undefined> = {};
+	if (!headers || typeof headers !== 'object') return result;
+	for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+		result[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+	}
+	return result;
+}
+
+function bodyText(body: unknown): string {
+	if (body === undefined || body === null) return '';
+	if (Buffer.isBuffer(body)) return body.toString('utf8');
+	return JSON.stringify(body);
 }

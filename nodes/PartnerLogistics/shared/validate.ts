@@ -2,10 +2,25 @@ import type { IDataObject } from 'n8n-workflow';
 
 /** What is wrong with one field of an item, in words the user can act on. */
 export interface Problem {
+	/** The API's name of the field, e.g. `pickupLatitude` or `stops[1].latitude`. */
 	field: string;
 	value: unknown;
-	/** Completes "<field> …", e.g. "must be between -90 and 90". */
+	/** Completes "<field> …", e.g. "must be between −90 and 90". */
 	rule: string;
+}
+
+/** A value a message must not repeat (card data, text that failed to parse as JSON). */
+export const HIDDEN = Symbol('hidden');
+
+/** Thrown by pure body builders; the pipeline turns it into the item's NodeOperationError. */
+export class ProblemError extends Error {
+	constructor(readonly problem: Problem) {
+		super(`${problem.field} ${problem.rule}`);
+	}
+}
+
+export function fail(problem: Problem): never {
+	throw new ProblemError(problem);
 }
 
 export const DIRECT_SERVICES = ['CLICK', 'GO_LIGHT', 'EXPRESS'];
@@ -142,28 +157,29 @@ function oneOf(
 	name: string,
 	allowed: string[],
 	field = name,
-	required = false,
+	isRequired = false,
 ): Problem | undefined {
 	const value = record[name];
-	if (value === undefined && !required) return undefined;
+	if (value === undefined || value === '') return isRequired ? required(field, value) : undefined;
 	return typeof value === 'string' && allowed.includes(value)
 		? undefined
 		: { field, value, rule: `must be one of ${allowed.join(', ')}` };
 }
 
 function text(value: unknown, field: string): Problem | undefined {
-	return typeof value === 'string' && value.trim() !== ''
-		? undefined
-		: { field, value, rule: 'is required' };
+	return typeof value === 'string' && value.trim() !== '' ? undefined : required(field, value);
+}
+
+/** An empty required field: the one rule text for every "not given". */
+export function required(field: string, value?: unknown): Problem {
+	return { field, value, rule: 'is required' };
 }
 
 function coordinate(value: unknown, field: string, limit: number): Problem | undefined {
-	if (value === undefined || value === null || value === '') {
-		return { field, value, rule: 'is required' };
-	}
+	if (value === undefined || value === null || value === '') return required(field, value);
 	return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= limit
 		? undefined
-		: { field, value, rule: `must be a number between -${limit} and ${limit}` };
+		: { field, value, rule: `must be a number between −${limit} and ${limit}` };
 }
 
 /** International format: + then 8 to 15 digits (spaces and dashes are stripped before this). */
@@ -276,7 +292,7 @@ function forbiddenField(value: unknown, path: string): Problem | undefined {
 		) {
 			return {
 				field: at,
-				value: '(hidden)',
+				value: HIDDEN,
 				rule: 'must not be sent: clients never send card details, amounts, provider references, payment proofs or payment statuses',
 			};
 		}
@@ -286,22 +302,77 @@ function forbiddenField(value: unknown, path: string): Problem | undefined {
 	return undefined;
 }
 
-/** The message for a problem: field, value and item, and what to do. */
-export function describeProblem(problem: Problem, itemIndex: number): string {
+/** The labels the editor shows, by API field name: messages name a field as the user sees it. */
+const LABELS: Record<string, string> = {
+	serviceType: 'Service Type',
+	deliveryMode: 'Delivery Mode',
+	vehicleType: 'Vehicle Type',
+	packageWeightKg: 'Package Weight (Kg)',
+	orderMode: 'Order Mode',
+	stops: 'Stops',
+	pickupMethod: 'Pickup Method',
+	pickupAddress: 'Pickup Address',
+	pickupLatitude: 'Pickup Latitude',
+	pickupLongitude: 'Pickup Longitude',
+	pickupHubId: 'Pickup Hub',
+	pickupPhone: 'Pickup Phone',
+	dropoffMethod: 'Drop-Off Method',
+	dropoffAddress: 'Drop-Off Address',
+	dropoffLatitude: 'Drop-Off Latitude',
+	dropoffLongitude: 'Drop-Off Longitude',
+	dropoffHubId: 'Drop-Off Hub',
+	dropoffPhone: 'Drop-Off Phone',
+	scheduledAt: 'Scheduled At',
+	quoteId: 'Quote ID',
+	quotedRoute: 'Quoted Route',
+	itemDescription: 'Item Description',
+	quantity: 'Quantity',
+	paymentMethod: 'Payment Method',
+	paymentMethodId: 'Saved Card ID',
+	paymentStage: 'Payment Stage',
+	extraBody: 'Extra Body Fields (JSON)',
+	shipmentDetails: 'Shipment Details (JSON)',
+	bookingId: 'Booking ID',
+	quoteRequestId: 'Quote Request ID',
+	quotationId: 'Quotation ID',
+	reference: 'Payment Reference',
+	assignmentId: 'Assignment ID',
+	tripId: 'Trip ID',
+	caseId: 'Case ID',
+	message: 'Message',
+	note: 'Note',
+	reason: 'Reason',
+};
+
+/** "Pickup Latitude (pickupLatitude)", "Stop 2 Latitude (stops[1].latitude)", or the API name. */
+export function fieldName(field: string): string {
+	const stop = /^stops\[(\d+)\]\.(\w+)$/.exec(field);
+	const label = stop
+		? `Stop ${Number(stop[1]) + 1} ${stop[2].charAt(0).toUpperCase()}${stop[2].slice(1)}`
+		: LABELS[field.startsWith('extraBody.') ? 'extraBody' : field];
+	return label ? `${label} (${field})` : field;
+}
+
+/**
+ * The message for a problem: the item (counted from 1, as people count, with its own reference
+ * when it has one), the field as the editor labels it, the rule, and the value it got.
+ */
+export function describeProblem(problem: Problem, itemIndex: number, reference?: unknown): string {
+	if (problem.value === HIDDEN)
+		return `Item ${itemIndex + 1}${referenceOf(reference)}: ${fieldName(problem.field)} ${problem.rule}`;
 	const shown =
-		problem.value === undefined || problem.value === ''
+		problem.value === undefined || problem.value === null || problem.value === ''
 			? 'nothing'
 			: typeof problem.value === 'string'
 				? `"${problem.value}"`
 				: JSON.stringify(problem.value);
-	return `Item ${itemIndex} (${ordinal(itemIndex + 1)} item): ${problem.field} ${problem.rule} (got ${shown})`;
+	return `Item ${itemIndex + 1}${referenceOf(reference)}: ${fieldName(problem.field)} ${problem.rule}, got ${shown}`;
 }
 
-/** n8n counts items from 0; people count from 1st. */
-function ordinal(n: number): string {
-	const tens = n % 100;
-	const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
-	return `${n}${suffix}`;
+function referenceOf(reference: unknown): string {
+	return typeof reference === 'string' || typeof reference === 'number'
+		? ` (externalReference ${String(reference)})`
+		: '';
 }
 
 /**

@@ -1,45 +1,33 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { routeFields, routeOptionFields } from '../../shared/route';
+import { idField } from '../../shared/descriptions';
+import {
+	inputFieldsNotice,
+	routeFields,
+	routeOptionFields,
+	routeSourceField,
+} from '../../shared/route';
+import { ROUTE_OPTION_FIELDS } from '../../shared/routeBody';
+import { DEFINE } from '../../shared/routeRequest';
+import { ROUTE_FIELDS } from '../../shared/validate';
 
 const showOnlyForBookingCreate = { resource: ['booking'], operation: ['create'] };
 
 export const bookingCreateDescription: INodeProperties[] = [
+	idField(
+		'quoteId',
+		'Quote ID',
+		showOnlyForBookingCreate,
+		'The quote to book; it must not have expired',
+		'qt_123',
+	),
 	...updateDisplayOptions({ show: showOnlyForBookingCreate }, [
-		{
-			displayName: 'Quote ID',
-			name: 'quoteId',
-			type: 'string',
-			required: true,
-			default: '={{ $json.quoteId }}',
-			placeholder: 'e.g. qt_123',
-			description: 'The quote to book; it must not have expired',
-			hint: 'By default taken from the incoming item, the output of Quote › Create',
-		},
-		{
-			displayName: 'Route',
-			name: 'routeSource',
-			type: 'options',
-			options: [
-				{
-					name: 'Same as the Incoming Quote',
-					value: 'fromInput',
-					description:
-						'Send the route the incoming Quote › Create item was priced for (its quotedRoute)',
-				},
-				{
-					name: 'Define Below',
-					value: 'define',
-					description: 'Enter the route again; it must match the quoted route',
-				},
-			],
-			default: 'fromInput',
-			description: 'The API books only the exact route that was quoted',
-		},
+		routeSourceField(true),
+		inputFieldsNotice([...ROUTE_FIELDS, ...ROUTE_OPTION_FIELDS]),
 	]),
 	...updateDisplayOptions(
-		{ show: { ...showOnlyForBookingCreate, routeSource: ['define'] } },
+		{ show: { ...showOnlyForBookingCreate, routeSource: [DEFINE] } },
 		routeFields,
 	),
 	...updateDisplayOptions({ show: showOnlyForBookingCreate }, [
@@ -50,7 +38,7 @@ export const bookingCreateDescription: INodeProperties[] = [
 			placeholder: 'Add Field',
 			default: {},
 			description:
-				'Optional fields; with Route set to the incoming quote they replace the quoted ones',
+				'Optional fields; they replace the ones of the quoted route or the incoming item',
 			options: routeOptionFields,
 		},
 	]),

@@ -5,13 +5,7 @@ import { extraBodyField, idField, paymentFields } from '../../shared/description
 const showOnlyForBookingPay = { resource: ['booking'], operation: ['pay'] };
 
 export const bookingPayDescription: INodeProperties[] = [
-	idField(
-		'bookingId',
-		'Booking ID',
-		showOnlyForBookingPay,
-		'The booking to pay',
-		'e.g. {{ $json.bookingId }}',
-	),
+	idField('bookingId', 'Booking ID', showOnlyForBookingPay, 'The booking to pay', 'bk_123'),
 	...paymentFields(showOnlyForBookingPay, { credit: false, stage: false }),
 	{
 		displayName: 'Additional Fields',

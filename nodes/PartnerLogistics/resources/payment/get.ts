@@ -8,6 +8,6 @@ export const paymentGetDescription: INodeProperties[] = [
 		'Payment Reference',
 		{ resource: ['payment'], operation: ['get'] },
 		'The reference a payment initiation returned',
-		'e.g. {{ $json.paymentReference }}',
+		'pay_123',
 	),
 ];

@@ -1,14 +1,28 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { routeFields, routeOptionFields } from '../../shared/route';
+import {
+	inputFieldsNotice,
+	routeFields,
+	routeOptionFields,
+	routeSourceField,
+} from '../../shared/route';
+import { ROUTE_OPTION_FIELDS } from '../../shared/routeBody';
+import { DEFINE } from '../../shared/routeRequest';
+import { ROUTE_FIELDS } from '../../shared/validate';
 
 const showOnlyForQuoteCreate = { resource: ['quote'], operation: ['create'] };
 
-export const quoteCreateDescription: INodeProperties[] = updateDisplayOptions(
-	{ show: showOnlyForQuoteCreate },
-	[
-		...routeFields,
+export const quoteCreateDescription: INodeProperties[] = [
+	...updateDisplayOptions({ show: showOnlyForQuoteCreate }, [
+		routeSourceField(false),
+		inputFieldsNotice([...ROUTE_FIELDS, ...ROUTE_OPTION_FIELDS]),
+	]),
+	...updateDisplayOptions(
+		{ show: { ...showOnlyForQuoteCreate, routeSource: [DEFINE] } },
+		routeFields,
+	),
+	...updateDisplayOptions({ show: showOnlyForQuoteCreate }, [
 		{
 			displayName: 'Additional Fields',
 			name: 'additionalFields',
@@ -17,5 +31,5 @@ export const quoteCreateDescription: INodeProperties[] = updateDisplayOptions(
 			default: {},
 			options: routeOptionFields,
 		},
-	],
-);
+	]),
+];

@@ -6,5 +6,5 @@ export const quoteRequestIdField = (operation: string) =>
 		'Quote Request ID',
 		{ resource: ['quoteRequest'], operation: [operation] },
 		'The GO_BULK quote request',
-		'e.g. {{ $json.quoteRequestId }}',
+		'qr_123',
 	);

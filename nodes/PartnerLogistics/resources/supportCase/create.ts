@@ -1,13 +1,14 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { compact, type ParameterReader } from '../../shared/routeBody';
+import type { BodyInput } from '../../shared/body';
+import { compact } from '../../shared/routeBody';
 
 const showOnlyForCaseCreate = { resource: ['supportCase'], operation: ['create'] };
 
 /** Values the spec names for open enumerations: the default, with any other value accepted. */
 const knownValue = (value: string) =>
-	`The spec names ${value}; other values the API accepts can be typed`;
+	`${value} is the value the API documentation names; any other value the API accepts can be typed`;
 
 export const supportCaseCreateDescription: INodeProperties[] = updateDisplayOptions(
 	{ show: showOnlyForCaseCreate },
@@ -108,7 +109,7 @@ export const supportCaseCreateDescription: INodeProperties[] = updateDisplayOpti
 	],
 );
 
-export function supportCaseBody(read: ParameterReader): IDataObject {
+export function supportCaseBody({ read }: BodyInput): IDataObject {
 	const additional = (read('additionalFields') ?? {}) as IDataObject;
 	const entries = ((additional.metadata as IDataObject | undefined)?.entry ?? []) as IDataObject[];
 	const metadata = Object.fromEntries(

@@ -20,10 +20,6 @@ export const supportCaseGetManyDescription: INodeProperties[] = [
 		default: 50,
 		description: 'Max number of results to return',
 		displayOptions: { show: { ...showOnlyForCaseGetMany, returnAll: [false] } },
-		routing: {
-			send: { type: 'query', property: 'limit' },
-			output: { maxResults: '={{$value}}' },
-		},
 	},
 	{
 		displayName: 'Filters',
@@ -40,8 +36,7 @@ export const supportCaseGetManyDescription: INodeProperties[] = [
 				default: 'OPEN',
 				placeholder: 'e.g. OPEN',
 				description: 'Only cases with this status',
-				hint: 'The spec names OPEN; other statuses the API knows can be typed',
-				routing: { send: { type: 'query', property: 'status' } },
+				hint: 'OPEN is the status the API documentation names; any other status the API knows can be typed',
 			},
 		],
 	},

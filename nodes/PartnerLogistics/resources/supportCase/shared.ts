@@ -6,7 +6,7 @@ export const caseIdField = (operation: string) =>
 		'Case ID',
 		{ resource: ['supportCase'], operation: [operation] },
 		'The support case',
-		'e.g. {{ $json.caseId }}',
+		'case_123',
 	);
 
 /** A required free-text field of a support case action (comment, close, reopen). */

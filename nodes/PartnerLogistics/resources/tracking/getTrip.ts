@@ -8,6 +8,6 @@ export const trackingGetTripDescription: INodeProperties[] = [
 		'Trip ID',
 		{ resource: ['tracking'], operation: ['getTrip'] },
 		'The haulage trip',
-		'e.g. {{ $json.tripId }}',
+		'trip_123',
 	),
 ];

@@ -8,6 +8,6 @@ export const trackingGetTruckDescription: INodeProperties[] = [
 		'Assignment ID',
 		{ resource: ['tracking'], operation: ['getTruck'] },
 		'The truck assignment to track, from Get Trucks',
-		'e.g. {{ $json.assignmentId }}',
+		'as_123',
 	),
 ];

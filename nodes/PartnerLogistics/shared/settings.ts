@@ -1,0 +1,104 @@
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { PacerSettings } from './pacer';
+import type { RetryBudget } from './retry';
+import { baseUrlOf, CREDENTIAL_TYPE, type Transport } from './transport';
+
+/**
+ * Defaults of the node's Options, shown by its description (shared/options.ts). Ten retries of
+ * 429/503 carry a batch of about ten times the API's per-second limit even unpaced; the pacer
+ * normally needs one or two.
+ */
+export const DEFAULTS = {
+	maxRetries: 10,
+	faultRetries: 3,
+	concurrency: 10,
+	maxRequestsPerSecond: 0,
+};
+
+/** When n8n's Settings › Request Options › Timeout is not set. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Limits of the Options, as the description shows them. */
+const LIMITS: Record<keyof typeof DEFAULTS, [min: number, max: number, label: string]> = {
+	maxRetries: [0, 20, 'Max Retries'],
+	faultRetries: [0, 10, 'Connection Retries'],
+	concurrency: [1, 100, 'Concurrency'],
+	maxRequestsPerSecond: [0, 1000, 'Max Requests per Second'],
+};
+
+export interface RunSettings {
+	budget: RetryBudget;
+	pacer: PacerSettings;
+	transport: Transport;
+	/** Values never to show in an error: the API key and the signing secrets. */
+	secrets: string[];
+}
+
+/**
+ * What holds for every item of one run, read once: the Options (item 0, like n8n's own batching
+ * settings), n8n's Request Options and the credential. A value out of range stops the run with
+ * the rule; it is never silently replaced.
+ */
+export async function readRunSettings(context: IExecuteFunctions): Promise<RunSettings> {
+	const option = (name: keyof typeof DEFAULTS) => {
+		const value = context.getNodeParameter(`options.${name}`, 0, DEFAULTS[name]) as unknown;
+		const [min, max, label] = LIMITS[name];
+		const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+		if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
+			throw new NodeOperationError(
+				context.getNode(),
+				`Options › ${label} (${name}) must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`,
+			);
+		}
+		return number;
+	};
+	const requestOptions = (context.getNodeParameter('requestOptions', 0, {}) ?? {}) as IDataObject;
+	const batch = ((requestOptions.batching as IDataObject | undefined)?.batch ?? {}) as IDataObject;
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+	const reference = context.getNode().credentials?.[CREDENTIAL_TYPE];
+	const timeout = Number(requestOptions.timeout);
+	return {
+		budget: { maxRetries: option('maxRetries'), faultRetries: option('faultRetries') },
+		pacer: {
+			concurrency: option('concurrency'),
+			maxPerSecond: option('maxRequestsPerSecond'),
+			batch:
+				Number(batch.batchSize) >= 0
+					? { size: Math.max(1, Number(batch.batchSize)), intervalMs: Number(batch.batchInterval) }
+					: undefined,
+		},
+		transport: {
+			credentials: {
+				id: reference?.id ?? '',
+				name: reference?.name ?? '',
+				type: CREDENTIAL_TYPE,
+				data: credentials,
+			},
+			baseUrl: baseUrlOf(credentials),
+			timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : DEFAULT_TIMEOUT_MS,
+			proxy: parseProxy(requestOptions.proxy),
+			skipSslCertificateValidation: requestOptions.allowUnauthorizedCerts === true,
+		},
+		secrets: [
+			credentials.apiKey,
+			credentials.webhookSigningSecret,
+			credentials.previousWebhookSigningSecret,
+		].filter((secret): secret is string => typeof secret === 'string' && secret !== ''),
+	};
+}
+
+/** n8n's Proxy option, `http://user:pass@host:port`, as the request helper takes it. */
+function parseProxy(value: unknown): IHttpRequestOptions['proxy'] {
+	if (typeof value !== 'string' || value.trim() === '') return undefined;
+	const url = new URL(value.trim());
+	return {
+		protocol: url.protocol.replace(/:$/, ''),
+		host: url.hostname,
+		port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
+		auth: url.username
+			? { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) }
+			: undefined,
+	};
+}
