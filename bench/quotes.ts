@@ -2,6 +2,7 @@
 // the route straight off the items (Route Source: input fields), n8n's HTTP Request node sending the
 // same POSTs, and a plain fetch loop as the floor. Side by side, in alternating rounds; with n8n's
 // /healthz latency while each n8n side runs. Run alone: npx ts-node --transpile-only --prefer-ts-exts bench/quotes.ts
+import { ownCpuMs } from './cpu';
 import { healthzDuring, type LatencySummary, summarize } from './healthz';
 import { postAll } from './partnerApi';
 import { BenchFailure, canonical, median, ms, runWhenMain, timed } from './report';
@@ -39,6 +40,8 @@ interface Sample {
 	wallMs: number;
 	/** n8n's executionTime of the node under test (n8n sides only). */
 	nodeMs?: number;
+	/** CPU of n8n's processes (n8n sides), or of the bench process (fetch floor). */
+	cpuMs: number;
 	/** /healthz latencies during the run (n8n sides only). */
 	healthz?: number[];
 }
@@ -84,14 +87,17 @@ async function runSide(
 	label: string,
 ): Promise<Sample & { problem?: string }> {
 	if (side === 'fetch') {
-		const { ms: wallMs } = await timed(
+		const { cpuMs, value } = await ownCpuMs(
 			async () =>
-				await postAll(stack.sandbox, QUOTES, routes, {
-					concurrency: FLOOR_CONCURRENCY,
-					keyPrefix: `floor-${label.replace(/\W+/g, '-')}`,
-				}),
+				await timed(
+					async () =>
+						await postAll(stack.sandbox, QUOTES, routes, {
+							concurrency: FLOOR_CONCURRENCY,
+							keyPrefix: `floor-${label.replace(/\W+/g, '-')}`,
+						}),
+				),
 		);
-		return { wallMs };
+		return { wallMs: value.ms, cpuMs };
 	}
 	const { value: result, latencies } = await healthzDuring(
 		stack.n8nUrl,
@@ -104,7 +110,12 @@ async function runSide(
 				`${failed} without a quoteId${result.error ? `; execution error: ${result.error}` : ''}`,
 		);
 	}
-	return { wallMs: result.wallMs, nodeMs: result.nodeMs, healthz: latencies };
+	return {
+		wallMs: result.wallMs,
+		nodeMs: result.nodeMs,
+		cpuMs: result.n8nCpuMs,
+		healthz: latencies,
+	};
 }
 
 /** Every run: 1,000 quotes in the sandbox, 1,000 POSTs all 201 with 1,000 keys, the input bodies. */
@@ -169,15 +180,15 @@ function report(
 	};
 	const cell = (v: number) => (Number.isNaN(v) ? '–' : ms(v));
 	const times = (side: Side) => {
-		if (!ran(side)) return `| ${LABELS[side]} | not run | | | | |`;
-		const node = values(side, (s) => s.nodeMs);
-		const wall = values(side, (s) => s.wallMs);
-		const nodeRatio = ratio(side, (s) => s.nodeMs);
-		const wallRatio = ratio(side, (s) => s.wallMs);
+		if (!ran(side)) return `| ${LABELS[side]} | not run | | | | | |`;
+		const column = (pick: (s: Sample) => number | undefined) => {
+			const got = values(side, pick);
+			const r = ratio(side, pick);
+			return `${got.length ? cell(median(got)) : '–'} | ${Number.isNaN(r) ? '–' : `${r.toFixed(2)}×`}`;
+		};
 		return (
-			`| ${LABELS[side]} | ${node.length ? cell(median(node)) : '–'} | ` +
-			`${Number.isNaN(nodeRatio) ? '–' : `${nodeRatio.toFixed(2)}×`} | ${cell(median(wall))} | ` +
-			`${ms(Math.min(...wall))} – ${ms(Math.max(...wall))} | ${wallRatio.toFixed(2)}× |`
+			`| ${LABELS[side]} | ${column((s) => s.nodeMs)} | ${column((s) => s.wallMs)} | ` +
+			`${column((s) => s.cpuMs)} |`
 		);
 	};
 	const latencyRow = (label: string, s: LatencySummary) =>
@@ -190,19 +201,22 @@ function report(
 		const verdict = r <= TARGETS[side] ? 'met' : '**missed**';
 		return (
 			`- ${side === 'expressions' ? 'Route from expressions' : 'Route Source: input fields'}: ` +
-			`node time ${r.toFixed(2)}× HTTP Request's (wall ${ratio(side, (s) => s.wallMs).toFixed(2)}×); ` +
+			`node time ${r.toFixed(2)}× HTTP Request's (wall ` +
+			`${ratio(side, (s) => s.wallMs).toFixed(2)}×, n8n CPU ${ratio(side, (s) => s.cpuMs).toFixed(2)}×); ` +
 			`target ≤ ${TARGETS[side].toFixed(1)}×: ${verdict}.`
 		);
 	};
-	const runs = (side: Side) =>
-		ran(side)
-			? `Runs, ${side} (ms, node / wall): ${samples[side]
-					.map(
-						(s) =>
-							`${s.nodeMs === undefined ? '' : `${Math.round(s.nodeMs)} / `}${Math.round(s.wallMs)}`,
-					)
-					.join(', ')}.  `
-			: `Runs, ${side}: not run.  `;
+	const runs = (side: Side) => {
+		if (!ran(side)) return `Runs, ${side}: not run.  `;
+		const node = side === 'fetch' ? '' : 'node / ';
+		const each = samples[side].map((s) =>
+			[s.nodeMs, s.wallMs, s.cpuMs]
+				.filter((v): v is number => v !== undefined)
+				.map(Math.round)
+				.join(' / '),
+		);
+		return `Runs, ${side} (ms, ${node}wall / CPU): ${each.join(', ')}.  `;
+	};
 	return [
 		`### Quote › Create, ${items} items, in real n8n`,
 		'',
@@ -215,11 +229,13 @@ function report(
 			`route parameters. Fresh sandbox state per run; one checked warm-up per side, then ` +
 			`${ROUNDS} rounds, each side once per round, the order rotating. Node time is n8n's ` +
 			`\`executionTime\` of the node under test (public API, includeData); wall is POST to the ` +
-			`webhook → its answer (the whole execution); ratios are the median over rounds of side ÷ ` +
-			`HTTP Request in the same round.`,
+			`webhook → its answer (the whole execution); CPU is the user + system time n8n's ` +
+			`processes spent meanwhile (/proc; for the fetch floor, the bench process's own), the ` +
+			`measure the machine's other load moves least. Ratios are the median over rounds of ` +
+			`side ÷ HTTP Request in the same round.`,
 		'',
-		'| Side | node time (median) | node × HTTP Request | wall (median) | wall range | wall × HTTP Request |',
-		'|---|---:|---:|---:|---:|---:|',
+		'| Side | node time (median) | × HTTP Request | wall (median) | × HTTP Request | CPU (median) | × HTTP Request |',
+		'|---|---:|---:|---:|---:|---:|---:|',
 		...SIDES.map(times),
 		'',
 		target('expressions'),

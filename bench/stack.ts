@@ -10,6 +10,7 @@ import type { Execution, N8nClient } from '../test/e2e/lib/n8nApi';
 import { installCleanupHooks } from '../test/e2e/lib/processes';
 import { SandboxAdmin, type SandboxInfo } from '../test/e2e/lib/sandbox';
 import { startStack } from '../test/e2e/lib/stack';
+import { processGroupCpuMs } from './cpu';
 import {
 	benchCredentials,
 	benchWorkflows,
@@ -27,6 +28,8 @@ export interface WorkflowRun {
 	nodeMs: number;
 	/** The stored execution's stoppedAt − startedAt. */
 	executionMs: number;
+	/** CPU n8n's processes (server and task runner) spent from the POST to the answer. */
+	n8nCpuMs: number;
 	/** Items the node under test put out. */
 	output: Array<Record<string, unknown>>;
 	/** The execution's error message, if it failed. */
@@ -89,7 +92,8 @@ async function start(): Promise<BenchStack & { stop(): Promise<void> }> {
 		n8nUrl,
 		sandbox: stack.sandbox.info,
 		admin: new SandboxAdmin(stack.sandbox.info),
-		run: async (name, items) => await runWorkflow(stack.client, n8nUrl, name, items),
+		run: async (name, items) =>
+			await runWorkflow(stack.client, n8nUrl, stack.n8n.process.pid, name, items),
 		stop: async () => {
 			await stack.stop();
 			rmSync(workDir, { recursive: true, force: true });
@@ -116,12 +120,14 @@ async function latestExecutionId(client: N8nClient, workflowId: string) {
 async function runWorkflow(
 	client: N8nClient,
 	n8nUrl: string,
+	n8nProcessGroup: number,
 	name: WorkflowName,
 	items: unknown[],
 ): Promise<WorkflowRun> {
 	const workflow = WORKFLOWS[name];
 	const before = (await latestExecutionId(client, workflow.id))?.id;
 	const body = JSON.stringify({ [workflow.itemsField]: items });
+	const cpuBefore = processGroupCpuMs(n8nProcessGroup);
 	const started = process.hrtime.bigint();
 	const response = await fetch(`${n8nUrl}/webhook/${workflow.path}`, {
 		method: 'POST',
@@ -130,6 +136,7 @@ async function runWorkflow(
 	});
 	await response.arrayBuffer();
 	const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+	const n8nCpuMs = processGroupCpuMs(n8nProcessGroup) - cpuBefore;
 
 	// The execution is stored as the workflow ends, just around the webhook's answer.
 	const id = await waitFor(
@@ -150,6 +157,7 @@ async function runWorkflow(
 		wallMs,
 		nodeMs: nodeRun?.executionTime ?? NaN,
 		executionMs: Date.parse(execution.stoppedAt ?? '') - Date.parse(execution.startedAt),
+		n8nCpuMs,
 		output: (nodeRun?.data?.main[0] ?? []).map((item) => item.json),
 		...(error
 			? { error: error.description ? `${error.message} (${error.description})` : error.message }
