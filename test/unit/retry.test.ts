@@ -116,3 +116,11 @@ describe('parseRetryAfter', () => {
 		expect(parseRetryAfter('Sun, 22 Nov 2020 10:00:05 GMT', Date.now())).toBe(0);
 	});
 });
+
+test('a 409 after our own attempt broke off is waited for; any other 409 is a conflict', () => {
+	const conflict = status(409);
+	expect(decideRetry(conflict, fresh, budget)).toEqual({ retry: false, reason: 'not-retryable' });
+	expect(
+		decideRetry(conflict, { busyRetries: 0, faultRetries: 1, faulted: true }, budget, 0, noJitter),
+	).toEqual({ retry: true, delayMs: 1000, busy: false });
+});

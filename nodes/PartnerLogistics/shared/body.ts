@@ -20,7 +20,8 @@ export type BodyCheck = (body: IDataObject) => Problem | undefined;
  * booking payment can never become CREDIT through them). The whole body is checked.
  */
 export function buildBody(input: BodyInput, build: BodyBuilder, check?: BodyCheck): IDataObject {
-	const extra = jsonObject(input.read('additionalFields.extraBody'), 'extraBody', {});
+	const additional = (input.read('additionalFields') ?? {}) as IDataObject;
+	const extra = jsonObject(additional.extraBody, 'extraBody', {});
 	const named = build(input);
 	const clash = conflict(extra, named);
 	if (clash) fail(clash);

@@ -127,7 +127,8 @@ function prepare(
 		if (!(error instanceof ProblemError)) {
 			throw new NodeOperationError(run.context.getNode(), error as Error, { itemIndex });
 		}
-		const reference = item.externalReference ?? read('additionalFields.externalReference');
+		const typed = read('additionalFields') as IDataObject | undefined;
+		const reference = item.externalReference ?? typed?.externalReference;
 		throw new NodeOperationError(
 			run.context.getNode(),
 			describeProblem(error.problem, itemIndex, reference),
@@ -239,6 +240,7 @@ async function send(run: Run, request: ApiRequest): Promise<ApiResponse> {
 				else await wait(decision.delayMs);
 			} else {
 				state.faultRetries++;
+				state.faulted = true;
 				await wait(decision.delayMs);
 			}
 			continue;

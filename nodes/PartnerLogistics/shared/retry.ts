@@ -36,6 +36,8 @@ export interface RetryBudget {
 export interface RetryState {
 	busyRetries: number;
 	faultRetries: number;
+	/** An earlier attempt of this request broke or timed out: the API may still be working on it. */
+	faulted?: boolean;
 }
 
 export type RetryDecision =
@@ -64,10 +66,12 @@ export function decideRetry(
 		const delayMs = (asked ?? backoff(1000, state.busyRetries)) + jitter;
 		return { retry: true, delayMs, busy: true };
 	}
+	// A 409 right after our own attempt broke off is most likely that attempt, still in progress
+	// under the same Idempotency-Key: wait for it like a fault. Any other 409 is a real conflict.
 	const transient =
 		attempt.kind === 'fault'
 			? TRANSIENT_FAULTS.includes(attempt.code)
-			: GATEWAY_STATUSES.includes(attempt.status);
+			: GATEWAY_STATUSES.includes(attempt.status) || (attempt.status === 409 && !!state.faulted);
 	if (!transient) return { retry: false, reason: 'not-retryable' };
 	if (state.faultRetries >= budget.faultRetries) return { retry: false, reason: 'budget' };
 	return { retry: true, delayMs: backoff(500, state.faultRetries) + jitter, busy: false };

@@ -62,7 +62,10 @@ describe('a batch of orders: the invalid one set aside before sending, the other
 
 	it('puts the invalid order on the error output, naming item, field and value', () => {
 		const expected = [
-			{ error: 'Item 1 (2nd item): pickupLatitude must be a number between -90 and 90 (got 123)' },
+			{
+				error:
+					'Item 2 (externalReference ORD-1002): Pickup Latitude (pickupLatitude) must be a number between −90 and 90, got 123',
+			},
 		];
 		expect(nodeOutput(execution, QUOTE, 1)).toEqual(expected);
 		expect(nodeOutput(execution, 'Orders to fix')).toEqual(expected);
