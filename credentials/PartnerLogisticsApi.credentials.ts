@@ -1,5 +1,6 @@
 import type {
-	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	IHttpRequestOptions,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -57,14 +58,20 @@ export class PartnerLogisticsApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				'X-SVC-API-Key': '={{$credentials.apiKey}}',
-			},
-		},
-	};
+	/**
+	 * The key header on every request. A function rather than n8n's generic `{{$credentials.apiKey}}`
+	 * template: n8n evaluates a template as an expression on every request, which cost about a
+	 * millisecond per item in a 1,000-item batch (README: Benchmarks).
+	 */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, 'X-SVC-API-Key': String(credentials.apiKey ?? '') },
+		};
+	}
 
 	// n8n turns a failed response into these messages in the credential dialog.
 	test: ICredentialTestRequest = {

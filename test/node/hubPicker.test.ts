@@ -28,5 +28,21 @@ test('shows why hubs could not be loaded instead of an empty list', async () => 
 		listSearch('searchHubs', {
 			credentials: { baseUrl: 'http://127.0.0.1:9/api/v1', apiKey: sandbox.keys.full },
 		}),
-	).rejects.toThrow();
+	).rejects.toThrow(
+		/^Could not load hubs: Could not connect to the API\. Check the credential's Base URL/,
+	);
+});
+
+test('follows no redirect with the key, and refuses a page that is not JSON', async () => {
+	const credentials = credentialsFor(sandbox);
+	sandbox.admin.setFaults({ failNext: [{ kind: 'redirect', path: '/partner-api/hubs' }] });
+	await expect(listSearch('searchHubs', { credentials })).rejects.toThrow(
+		/^Could not load hubs: The API answered with a redirect \(302\)/,
+	);
+	expect(sandbox.redirectTarget.requests()).toEqual([]);
+	sandbox.admin.setFaults({ failNext: [{ kind: 'html200', path: '/partner-api/hubs' }] });
+	await expect(listSearch('searchHubs', { credentials })).rejects.toThrow(
+		/^Could not load hubs: The API answered 200 with a body that is not JSON where the list of hubs was expected/,
+	);
+	sandbox.admin.setFaults({});
 });

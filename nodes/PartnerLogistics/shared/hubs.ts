@@ -7,8 +7,16 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { describeApiError } from './errors';
-import { baseUrlOf } from './transport';
+import {
+	describeApiError,
+	describeFault,
+	describeRedirect,
+	describeUnexpectedBody,
+	readBody,
+	type ApiErrorText,
+} from './errors';
+import { DEFAULT_TIMEOUT_MS } from './settings';
+import { CREDENTIAL_TYPE, defaultTransport, sendApiRequest } from './transport';
 
 /**
  * Active hubs for the hub pickers (GET /partner-api/hubs). The spec shows no hub field but the
@@ -19,33 +27,35 @@ export async function searchHubs(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const credentials = await this.getCredentials('partnerLogisticsApi');
-	const response = await this.helpers.httpRequestWithAuthentication.call(
-		this,
-		'partnerLogisticsApi',
-		{
-			method: 'GET',
-			baseURL: baseUrlOf(credentials),
-			url: '/partner-api/hubs',
-			json: true,
-			ignoreHttpStatusErrors: true,
-			returnFullResponse: true,
-		},
-	);
-	if (response.statusCode >= 400) {
-		const raw =
-			typeof response.body === 'string' ? response.body : JSON.stringify(response.body ?? '');
-		const apiKey = String(credentials.apiKey ?? '');
-		const { message, description } = describeApiError(response.statusCode, raw, {}, [apiKey]);
-		throw new NodeApiError(this.getNode(), { status: response.statusCode } as JsonObject, {
-			message: `Could not load hubs: ${message}`,
-			description,
-			httpCode: String(response.statusCode),
+	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	const transport = defaultTransport(credentials, DEFAULT_TIMEOUT_MS);
+	const exchange = await sendApiRequest(this, transport, {
+		method: 'GET',
+		url: '/partner-api/hubs',
+	});
+	const secrets = [String(credentials.apiKey ?? '')];
+	const fail = (text: ApiErrorText, status?: number): never => {
+		throw new NodeApiError(this.getNode(), { status: status ?? 'no answer' } as JsonObject, {
+			message: `Could not load hubs: ${text.message}`,
+			description: text.description,
+			httpCode: status === undefined ? undefined : String(status),
 		});
+	};
+	if ('fault' in exchange) {
+		return fail(
+			describeFault(exchange.fault, 0, { timeoutMs: DEFAULT_TIMEOUT_MS, mutating: false }),
+		);
 	}
-	const hubs = Array.isArray(response.body) ? (response.body as IDataObject[]) : [];
+	const { status, body, headers } = exchange.response;
+	if (status >= 300 && status < 400)
+		return fail(describeRedirect(status, headers.location), status);
+	if (status >= 400) return fail(describeApiError(status, body, {}, secrets), status);
+	const hubs = readBody(body);
+	if (hubs === undefined) {
+		return fail(describeUnexpectedBody(status, body, 'the list of hubs', secrets), status);
+	}
 	const needle = filter?.trim().toLowerCase() ?? '';
-	const results: INodeListSearchItems[] = hubs
+	const results: INodeListSearchItems[] = (Array.isArray(hubs) ? (hubs as IDataObject[]) : [])
 		.filter((hub) => hub && (typeof hub.id === 'string' || typeof hub.id === 'number'))
 		.map((hub) => ({ name: hubLabel(hub), value: String(hub.id) }))
 		.filter((item) => !needle || `${item.name} ${item.value}`.toLowerCase().includes(needle));

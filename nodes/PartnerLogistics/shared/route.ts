@@ -1,7 +1,9 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { STOP_SLOTS } from './routeBody';
+import { ROUTE_OPTION_FIELDS, STOP_SLOTS } from './routeBody';
 import { DEFINE, FROM_QUOTE, INPUT_FIELDS } from './routeRequest';
+import { ROUTE_FIELDS } from './validate';
 
 /**
  * The route of a direct quote or booking, walking the user through the spec's nine request forms:
@@ -420,3 +422,32 @@ export const inputFieldsNotice = (fields: string[]): INodeProperties => ({
 	default: '',
 	displayOptions: { show: { routeSource: [INPUT_FIELDS] } },
 });
+
+/**
+ * A direct quote or booking's route, for the operation shown by `show`: where it comes from, the
+ * names Map From Input Fields reads, the form for Define Below, and the optional fields.
+ */
+export function directRouteFields(
+	show: NonNullable<IDisplayOptions['show']>,
+	fromQuote: boolean,
+	additionalFieldsDescription: string,
+): INodeProperties[] {
+	return [
+		...updateDisplayOptions({ show }, [
+			routeSourceField(fromQuote),
+			inputFieldsNotice([...ROUTE_FIELDS, ...ROUTE_OPTION_FIELDS]),
+		]),
+		...updateDisplayOptions({ show: { ...show, routeSource: [DEFINE] } }, routeFields),
+		...updateDisplayOptions({ show }, [
+			{
+				displayName: 'Additional Fields',
+				name: 'additionalFields',
+				type: 'collection',
+				placeholder: 'Add Field',
+				default: {},
+				description: additionalFieldsDescription,
+				options: routeOptionFields,
+			},
+		]),
+	];
+}

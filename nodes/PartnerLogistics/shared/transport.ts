@@ -4,6 +4,7 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
+	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
 
@@ -41,6 +42,19 @@ export interface Transport {
 /** An answer, or a connection that broke, timed out or was never made (`fault`: its code). */
 export type Exchange = { response: ApiResponse } | { fault: string };
 
+/** The transport of a call outside a run (the hub picker): the credential, default settings. */
+export function defaultTransport(
+	credentials: ICredentialDataDecryptedObject,
+	timeoutMs: number,
+): Transport {
+	return {
+		credentials: { id: '', name: '', type: CREDENTIAL_TYPE, data: credentials },
+		baseUrl: baseUrlOf(credentials),
+		timeoutMs,
+		skipSslCertificateValidation: false,
+	};
+}
+
 /**
  * Sends one request through n8n's own helper with the credential's `authenticate` (the API key
  * header), the credential decrypted once per run. Redirects are not followed (the key must not
@@ -48,7 +62,7 @@ export type Exchange = { response: ApiResponse } | { fault: string };
  * 2xx that is not JSON can be told apart. The execution's cancel signal aborts it.
  */
 export async function sendApiRequest(
-	context: IExecuteFunctions,
+	context: IExecuteFunctions | ILoadOptionsFunctions,
 	transport: Transport,
 	request: ApiRequest,
 ): Promise<Exchange> {

@@ -120,12 +120,13 @@ export interface WorkflowFixture {
  */
 export function loadWorkflows(
 	sandbox: Pick<SandboxInfo, 'origin' | 'adminToken'>,
+	dir = workflowsDir,
 ): WorkflowFixture[] {
-	return readdirSync(workflowsDir)
+	return readdirSync(dir)
 		.filter((file) => file.endsWith('.json'))
 		.sort()
 		.map((file) => {
-			const text = readFileSync(join(workflowsDir, file), 'utf8')
+			const text = readFileSync(join(dir, file), 'utf8')
 				.replaceAll('__SANDBOX_ORIGIN__', sandbox.origin)
 				.replaceAll('__SANDBOX_ADMIN_TOKEN__', sandbox.adminToken);
 			return JSON.parse(text) as WorkflowFixture;

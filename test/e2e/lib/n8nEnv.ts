@@ -10,6 +10,8 @@ export interface N8nInstance {
 	brokerPort: number;
 	logDir: string;
 	encryptionKey: string;
+	/** Settings every process of this instance shares (e.g. queue mode's database and Redis). */
+	env?: Record<string, string>;
 }
 
 export const n8nDataDir = (instance: N8nInstance) => join(instance.userFolder, '.n8n');
@@ -64,6 +66,7 @@ export function n8nEnv(
 		N8N_LOG_OUTPUT: 'console,file',
 		N8N_LOG_FILE_LOCATION: n8nLogFile(instance),
 		N8N_LOG_LEVEL: 'info',
+		...instance.env,
 		...overrides,
 	};
 }

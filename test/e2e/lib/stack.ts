@@ -26,6 +26,8 @@ export interface StackOptions {
 	};
 	/** Create a public API key even when nothing needs activating (the suite reads executions). */
 	apiKey?: boolean;
+	/** Environment of every n8n process of the instance, CLI included (e.g. queue mode's). */
+	instanceEnv?: Record<string, string>;
 	/** Extra environment for the n8n server (e.g. N8N_LOG_LEVEL). */
 	n8nEnv?: Record<string, string>;
 	log?: (line: string) => void;
@@ -56,6 +58,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 		brokerPort: await freePort(),
 		logDir,
 		encryptionKey: options.encryptionKey ?? randomBytes(24).toString('hex'),
+		env: options.instanceEnv,
 	};
 
 	let sandbox: SandboxProcess | undefined;

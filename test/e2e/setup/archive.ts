@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { e2eWorkDir } from '../lib/paths';
 
 /**
- * Keeps a copy of a run's logs in test/e2e/.work/last-run (gitignored) for a look after a failure,
+ * Keeps a copy of a run's logs in test/e2e/.work/<name> (gitignored) for a look after a failure,
  * then removes the temporary work folder unless E2E_KEEP_WORKDIR=1.
  */
-export function archiveRun(workDir: string): void {
-	const lastRun = join(e2eWorkDir, 'last-run');
+export function archiveRun(workDir: string, name = 'last-run'): void {
+	const lastRun = join(e2eWorkDir, name);
 	rmSync(lastRun, { recursive: true, force: true });
 	mkdirSync(lastRun, { recursive: true });
 	for (const name of ['logs', 'sandbox.log']) {

@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import {
+	CREDENTIAL_IDS,
+	type CredentialFixture,
+	type WorkflowFixture,
+} from '../../e2e/lib/fixtures';
+import { N8nClient } from '../../e2e/lib/n8nApi';
+import { repoRoot } from '../../e2e/lib/paths';
+import { SandboxAdmin } from '../../e2e/lib/sandbox';
+import type { SuiteContext } from '../../e2e/lib/suiteContext';
+
+/** Fixed ids of the queue suite's own workflows (test/queue/workflows) and of the recipe. */
+export const QUEUE_WORKFLOWS = {
+	quoteBooking: 'plQWfQuoteBook01',
+	supportNoCapability: 'plQWfSupportNoCap',
+	eventsPlain: 'plQWfEventsPlain',
+	eventsRemoveDuplicates: 'plQWfEventsRmDup',
+	eventsRecipe: 'plQWfEventsClaim',
+} as const;
+
+/** The three ways of receiving events that the suite measures, with each trigger's webhookId. */
+export const EVENT_SETUPS = {
+	plain: {
+		workflowId: QUEUE_WORKFLOWS.eventsPlain,
+		webhookId: '2b3c4d5e-6f70-4182-93a4-b5c6d7e8f902',
+	},
+	removeDuplicates: {
+		workflowId: QUEUE_WORKFLOWS.eventsRemoveDuplicates,
+		webhookId: '5f607182-93a4-45b6-87c8-e9f0a1b2c335',
+	},
+	postgresClaim: {
+		workflowId: QUEUE_WORKFLOWS.eventsRecipe,
+		webhookId: 'cfb424d4-eec7-418d-b6a0-ed1084ace3f0',
+	},
+} as const;
+export type EventSetup = keyof typeof EVENT_SETUPS;
+
+export const queueWorkflowsDir = join(repoRoot, 'test/queue/workflows');
+export const recipeTemplate = join(repoRoot, 'docs/templates/exactly-once-events.json');
+export const POSTGRES_CREDENTIAL = { id: 'plCredPostgres01', name: 'Event claims database' };
+/** The database the recipe's Postgres node claims event ids in; n8n's own is another one. */
+export const EVENTS_DATABASE = 'partner_events';
+
+/**
+ * The shipped template as a user would set it up: imported, its two credentials chosen. The suite
+ * tests the very file the README points to.
+ */
+export function recipeWorkflow(): WorkflowFixture {
+	const template = JSON.parse(readFileSync(recipeTemplate, 'utf8')) as WorkflowFixture;
+	for (const node of template.nodes) {
+		if (node.credentials?.partnerLogisticsApi) {
+			node.credentials.partnerLogisticsApi = {
+				id: CREDENTIAL_IDS.full,
+				name: 'Partner Logistics sandbox',
+			};
+		}
+		if (node.credentials?.postgres) node.credentials.postgres = { ...POSTGRES_CREDENTIAL };
+	}
+	return { ...template, id: QUEUE_WORKFLOWS.eventsRecipe, active: false };
+}
+
+/** n8n's own Postgres credential type, in `n8n import:credentials` form. */
+export function postgresCredential(port: number, user: string): CredentialFixture {
+	// n8n imports any credential type; the fixture type only names this package's own.
+	return {
+		...POSTGRES_CREDENTIAL,
+		type: 'postgres',
+		data: {
+			host: '127.0.0.1',
+			port,
+			database: EVENTS_DATABASE,
+			user,
+			password: '',
+			ssl: 'disable',
+		},
+	} as unknown as CredentialFixture;
+}
+
+/** What globalSetup hands the specs, through the file named by QUEUE_STACK_FILE. */
+export interface QueueContext extends SuiteContext {
+	/** Base URLs of the two webhook processes, A and B. */
+	webhookProcesses: [string, string];
+	/** n8n's log file (JSON lines) of each process. */
+	logFiles: { main: string; worker: string; webhookA: string; webhookB: string };
+	postgres: { port: number; user: string };
+}
+
+export const QUEUE_STACK_FILE_ENV = 'QUEUE_STACK_FILE';
+
+export function loadQueueSuite(): QueueContext & { client: N8nClient; admin: SandboxAdmin } {
+	const file = process.env[QUEUE_STACK_FILE_ENV];
+	if (!file) throw new Error(`${QUEUE_STACK_FILE_ENV} is not set: run npm run test:queue`);
+	const context = JSON.parse(readFileSync(file, 'utf8')) as QueueContext;
+	return {
+		...context,
+		client: N8nClient.restore(context.n8nBaseUrl, context.auth),
+		admin: new SandboxAdmin(context.sandbox),
+	};
+}
+
+/** A trigger's production URL on one webhook process. */
+export const eventUrl = (processBaseUrl: string, setup: EventSetup) =>
+	`${processBaseUrl}/webhook/${EVENT_SETUPS[setup].webhookId}/partner-logistics`;

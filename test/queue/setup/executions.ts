@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+
+import { sleep, waitFor } from '../../e2e/lib/http';
+import type { Execution, N8nClient } from '../../e2e/lib/n8nApi';
+
+const FINAL = ['success', 'error', 'crashed', 'canceled'];
+
+/**
+ * Every execution of a workflow once the queue has drained: at least `atLeast` of them, all in a
+ * final state, and the same count on two polls a second apart (the public API lists queued
+ * executions too, and a delivery may still be on its way to the worker).
+ */
+export async function settledExecutions(
+	client: N8nClient,
+	workflowId: string,
+	atLeast: number,
+	timeoutMs = 120_000,
+): Promise<Execution[]> {
+	let previous = -1;
+	return waitFor(
+		`${atLeast}+ settled executions of ${workflowId}`,
+		async () => {
+			const list = await client.executions(workflowId);
+			const settled =
+				list.length >= atLeast && list.every((execution) => FINAL.includes(execution.status));
+			const stable = settled && list.length === previous;
+			previous = settled ? list.length : -1;
+			if (!stable) await sleep(750);
+			return stable ? list : undefined;
+		},
+		{ timeoutMs, intervalMs: 250 },
+	);
+}
+
+/** n8n's JSON log lines of one process. */
+export function logLines(
+	file: string,
+): Array<{ message?: string; metadata?: Record<string, unknown> }> {
+	return readFileSync(file, 'utf8')
+		.split('\n')
+		.flatMap((line) => {
+			try {
+				return [JSON.parse(line)];
+			} catch {
+				return [];
+			}
+		});
+}
+
+/** Whether a process logged that it, as a worker, ran this execution. */
+export const ranExecution = (file: string, executionId: string) =>
+	logLines(file).some(
+		(line) =>
+			line.message?.startsWith(`Worker started execution ${executionId} `) &&
+			String(line.metadata?.executionId) === executionId,
+	);
