@@ -2,6 +2,7 @@
 // createHmac over the same bytes. Run alone: npx ts-node --transpile-only bench/signature.ts
 import { createHmac, randomBytes } from 'node:crypto';
 
+import { keyringFor } from '../nodes/PartnerLogistics/webhook/keys';
 import { resolveSettings } from '../nodes/PartnerLogistics/webhook/settings';
 import {
 	verifyDelivery,
@@ -9,11 +10,13 @@ import {
 	verifyStandardWebhook,
 	verifyStripeSignature,
 } from '../nodes/PartnerLogistics/webhook/signature';
-import { runWhenMain } from './report';
+import { BenchFailure, runWhenMain } from './report';
 
 const BODY_BYTES = 2048;
-const SAMPLES = 21;
+const SAMPLES = 41;
 const ITERATIONS = 2000;
+/** The bar for the checks marked as such: at most this many bare HMACs' worth per delivery. */
+const MAX_RATIO = 1.5;
 
 function payload(): Buffer {
 	const data = 'x'.repeat(BODY_BYTES);
@@ -31,8 +34,9 @@ function batch(fn: () => unknown): number {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
 /**
- * Each sample times the floor and then every case back to back, so a busy machine slows both
- * alike; the ratio is the median of the per-sample ratios.
+ * Each sample times the floor and then every case back to back. On a shared machine other work
+ * only ever adds time, so the fastest sample of each is the least disturbed measure of its cost:
+ * the ratio held to the bar is of those minima. The median of the per-sample ratios is shown too.
  */
 function measure(floor: () => unknown, cases: Array<() => unknown>) {
 	for (const fn of [floor, ...cases]) batch(fn);
@@ -47,9 +51,14 @@ function measure(floor: () => unknown, cases: Array<() => unknown>) {
 			samples[i].ratio.push(ns / floorNs);
 		});
 	}
+	const fastestFloor = Math.min(...floors);
 	return {
-		floor: median(floors),
-		cases: samples.map(({ ns, ratio }) => ({ ns: median(ns), ratio: median(ratio) })),
+		floor: fastestFloor,
+		cases: samples.map(({ ns, ratio }) => ({
+			ns: Math.min(...ns),
+			ratio: Math.min(...ns) / fastestFloor,
+			medianRatio: median(ratio),
+		})),
 	};
 }
 
@@ -96,20 +105,36 @@ export async function run(): Promise<string> {
 	const resolved = resolveSettings('standardWebhooks', '', {});
 	if (!resolved.ok) throw new Error(resolved.problem);
 	const delivery = { rawBody: body, headers };
+	// The trigger hands over the secret list it read from the credential, the same one each time.
+	const secretList = [whsec];
 
-	const cases: Array<[string, () => { ok: boolean }]> = [
-		['Standard Webhooks', () => verifyStandardWebhook(standard)],
+	const rotationKeys = keyringFor(rotation.secrets, 'standardWebhooks');
+	// [name, check, held to MAX_RATIO]
+	const cases: Array<[string, () => { ok: boolean }, boolean]> = [
+		['Standard Webhooks', () => verifyStandardWebhook(standard), true],
 		[
 			"Standard Webhooks through `verifyDelivery` (the trigger's call)",
-			() => verifyDelivery(resolved.settings, delivery, [whsec], now),
+			() => verifyDelivery(resolved.settings, delivery, secretList, now),
+			true,
 		],
-		// A non-matching current secret is tried first, so this pays for two HMACs.
+		// The previous secret matched last time, so it is tried first: one HMAC.
 		[
 			'Standard Webhooks, previous secret matches (rotation)',
 			() => verifyStandardWebhook(rotation),
+			true,
 		],
-		['Stripe-style', () => verifyStripeSignature(stripeInput)],
-		['HMAC header (sha256, hex, prefix)', () => verifyHmacHeader(hmacInput)],
+		// The first delivery after the sender switches secrets tries the other one first: two HMACs.
+		[
+			'Standard Webhooks, the delivery just after the sender switched secrets',
+			() => {
+				rotationKeys.first = 0;
+				return verifyStandardWebhook(rotation);
+			},
+			false,
+		],
+		// Shown, not held to the bar: the issue's bar is for the default scheme and its rotation.
+		['Stripe-style', () => verifyStripeSignature(stripeInput), false],
+		['HMAC header (sha256, hex, prefix)', () => verifyHmacHeader(hmacInput), false],
 	];
 	for (const [name, fn] of cases) mustPass(fn(), name);
 
@@ -117,21 +142,28 @@ export async function run(): Promise<string> {
 		() => createHmac('sha256', keyBytes).update(body).digest(),
 		cases.map(([, fn]) => fn),
 	);
-	const rows = cases.map(([name], i) => {
-		const { ns, ratio } = result.cases[i];
-		return `| ${name} | ${(ns / 1000).toFixed(2)} | ${ratio.toFixed(2)} |`;
+	const problems: string[] = [];
+	const rows = cases.map(([name, , held], i) => {
+		const { ns, ratio, medianRatio } = result.cases[i];
+		if (held && ratio > MAX_RATIO)
+			problems.push(`${name}: ${ratio.toFixed(2)}× (bar ${MAX_RATIO})`);
+		const bar = held ? `≤ ${MAX_RATIO}` : '–';
+		return `| ${name} | ${(ns / 1000).toFixed(2)} | ${ratio.toFixed(2)} | ${medianRatio.toFixed(2)} | ${bar} |`;
 	});
-	return [
+	const section = [
 		`### Webhook signature verification (${BODY_BYTES} B body)`,
 		'',
-		`Median of ${SAMPLES} samples of ${ITERATIONS} calls each, floor and checks timed back to back; Node ${process.version}.`,
+		`Fastest of ${SAMPLES} samples of ${ITERATIONS} calls each, floor and checks timed back to back ` +
+			`(other work on a shared machine only adds time); Node ${process.version}.`,
 		'',
-		'| Check | µs per delivery | × bare HMAC |',
-		'|---|---:|---:|',
-		`| bare \`createHmac('sha256')\` over the body (floor) | ${(result.floor / 1000).toFixed(2)} | 1.00 |`,
+		'| Check | µs per delivery | × bare HMAC | median of per-sample ratios | bar |',
+		'|---|---:|---:|---:|---:|',
+		`| bare \`createHmac('sha256')\` over the body (floor) | ${(result.floor / 1000).toFixed(2)} | 1.00 | 1.00 | |`,
 		...rows,
 		'',
 	].join('\n');
+	if (problems.length) throw new BenchFailure(section, problems);
+	return section;
 }
 
 runWhenMain(module, run);

@@ -17,7 +17,10 @@ export class PartnerLogisticsApi implements ICredentialType {
 		dark: 'file:../icons/partnerLogistics.dark.svg',
 	};
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-partner-logistics#credentials';
+	// The README of the installed version on npm: it describes exactly these fields, and npm never
+	// changes a published version's page. test/package/release.test.ts keeps the version current.
+	documentationUrl =
+		'https://www.npmjs.com/package/n8n-nodes-partner-logistics/v/0.1.0#credentials';
 
 	properties: INodeProperties[] = [
 		{

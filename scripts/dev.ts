@@ -3,11 +3,13 @@
 // a credential for the sandbox and the sample workflows, prints where to go, and stops both on
 // Ctrl-C. State lives in .n8n-playground/ (gitignored); `npm run dev -- --reset` starts afresh.
 import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import {
+	credentialName,
 	credentialsFor,
 	loadWorkflows,
 	newSigningSecret,
@@ -20,6 +22,12 @@ import { portInUse } from '../test/e2e/lib/ports';
 import { installCleanupHooks, stopAll } from '../test/e2e/lib/processes';
 import { startStack } from '../test/e2e/lib/stack';
 import { PLAYGROUND_OWNER, playgroundDir, playgroundPorts } from './playground';
+
+/**
+ * Where the printed link lands. n8n's own start page after signing in can be another view (its
+ * chat/assistant page when that module is on); the workflow list is where the samples are.
+ */
+const WORKFLOWS_PAGE = '/home/workflows';
 
 /** Settings kept across restarts, so stored credentials stay decryptable and links stay valid. */
 interface PlaygroundState {
@@ -47,20 +55,76 @@ function loadState(file: string): PlaygroundState {
 	return state;
 }
 
-function run(command: string, args: string[]): Promise<void> {
+/**
+ * Runs a step of the setup. `show`: its output lines are passed on (the runtime installer reports
+ * its own progress); otherwise they are kept and printed only if the step fails (tsc and gulp
+ * print nothing useful when they succeed).
+ */
+function run(command: string, args: string[], progress: Progress, show: boolean): Promise<void> {
+	// A step that reports its own progress (the runtime installer's heartbeat) needs none of ours.
+	progress.ownHeartbeat = !show;
 	return new Promise((resolveRun, reject) => {
-		const child = spawn(command, args, { cwd: repoRoot, stdio: 'inherit' });
+		const child = spawn(command, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+		const kept: string[] = [];
+		for (const stream of [child.stdout, child.stderr]) {
+			createInterface({ input: stream }).on('line', (line) => {
+				if (show) progress.pass(line);
+				else kept.push(line);
+			});
+		}
 		child.on('error', reject);
-		child.on('exit', (code, signal) =>
-			code === 0
-				? resolveRun()
-				: reject(new Error(`${command} ${args.join(' ')} failed (${code ?? signal})`)),
-		);
+		child.on('close', (code, signal) => {
+			progress.ownHeartbeat = true;
+			if (code === 0) return resolveRun();
+			for (const line of kept) console.error(line);
+			reject(new Error(`${command} ${args.join(' ')} failed (${code ?? signal})`));
+		});
 	});
 }
 
+/**
+ * The playground's voice: every line says how long the run has taken, and when a step stays quiet
+ * for 10 s a line says it is still going, so the first run (minutes) never looks stuck.
+ */
+class Progress {
+	private readonly started = Date.now();
+	private lastLine = Date.now();
+	private phase = '';
+	ownHeartbeat = true;
+	private readonly timer = setInterval(() => this.heartbeat(), 1000);
+
+	seconds(): number {
+		return Math.round((Date.now() - this.started) / 1000);
+	}
+
+	say(phase: string): void {
+		this.phase = phase.replace(/…$/, '');
+		this.print(`playground [${String(this.seconds()).padStart(3)} s] ${phase}`);
+	}
+
+	/** A line of a child step's own progress, shown as it is. */
+	pass(line: string): void {
+		this.print(line);
+	}
+
+	stop(): void {
+		clearInterval(this.timer);
+	}
+
+	private heartbeat(): void {
+		if (this.ownHeartbeat && this.phase && Date.now() - this.lastLine >= 10_000) {
+			this.print(`playground [${String(this.seconds()).padStart(3)} s]   still ${this.phase}…`);
+		}
+	}
+
+	private print(line: string): void {
+		this.lastLine = Date.now();
+		console.log(line);
+	}
+}
+
 async function main() {
-	const started = Date.now();
+	const progress = new Progress();
 	let stopping = false;
 	installCleanupHooks({
 		onSignal: () => {
@@ -70,7 +134,7 @@ async function main() {
 		afterStop: () => console.log('Stopped.'),
 		signalExitCode: 0,
 	});
-	const say = (line: string) => console.log(`playground: ${line}`);
+	const say = (line: string) => progress.say(line);
 
 	if (process.argv.includes('--reset')) {
 		say(`removing ${playgroundDir}`);
@@ -84,10 +148,10 @@ async function main() {
 		}
 	}
 
-	say('building the package (npm run build)…');
-	await run('npm', ['run', '--silent', 'build']);
-	say('checking the n8n runtime (first time: about 4 minutes)…');
-	await run('bash', [installRuntimeScript]);
+	say('Building the package (npm run build)…');
+	await run('npm', ['run', '--silent', 'build'], progress, false);
+	say('Checking the n8n runtime (the first time it installs: 5 to 8 minutes more)…');
+	await run('bash', [installRuntimeScript], progress, true);
 
 	mkdirSync(playgroundDir, { recursive: true });
 	const state = loadState(join(playgroundDir, 'playground.json'));
@@ -100,8 +164,10 @@ async function main() {
 		owner: PLAYGROUND_OWNER,
 		// The credentials are imported on every start (same ids, same values); the sample workflows
 		// only on the first, so changes made in the editor survive a restart.
+		// One credential only: n8n preselects a credential of the type for every new node, and with
+		// the limited key beside it a new node could get that one. The limited key is printed.
 		fixtures: (sandbox) => ({
-			credentials: credentialsFor(sandbox, state.signingSecret),
+			credentials: credentialsFor(sandbox, state.signingSecret, ['full']),
 			workflows: firstRun ? loadWorkflows(sandbox) : [],
 			activate: firstRun ? TRIGGER_WORKFLOW_IDS : [],
 		}),
@@ -109,43 +175,54 @@ async function main() {
 	});
 	if (stopping) return;
 
+	progress.stop();
 	const base = stack.n8n.baseUrl;
 	const { info } = stack.sandbox;
-	const seconds = Math.round((Date.now() - started) / 1000);
 	const webhookCall = JSON.stringify({
 		url: triggerUrl(base),
 		secret: state.signingSecret,
 		type: 'booking.created',
 		data: { bookingId: 'bk_demo' },
 	});
+	const samples: Array<[string, string]> = [
+		[WORKFLOW_IDS.directBooking, 'quote, book and pay a delivery (start here)'],
+		[WORKFLOW_IDS.hubs, 'list hubs'],
+		[WORKFLOW_IDS.goBulk, 'GO_BULK quotation paid on credit'],
+		[WORKFLOW_IDS.haul, 'HAUL quotation to truck tracking'],
+		[WORKFLOW_IDS.supportCase, 'support case lifecycle'],
+		[WORKFLOW_IDS.bookingRetry, 'book safely with Retry On Fail'],
+		[WORKFLOW_IDS.orderBatch, 'quote and book a batch of orders'],
+		[WORKFLOW_IDS.multiStop, 'multi-stop CLICK delivery'],
+		[WORKFLOW_IDS.bookingTypedIn, 'book with the route typed in'],
+		[WORKFLOW_IDS.quotationAnswers, 'accept credit terms or decline a quotation'],
+		[WORKFLOW_IDS.webhookEvents, 'receive signed events (active)'],
+		[WORKFLOW_IDS.eventsStripe, 'receive Stripe-style signed events (active)'],
+		[WORKFLOW_IDS.eventsHmac, 'receive HMAC-signed events (active)'],
+	];
+	// Everything a person types or pastes while trying the package, in the order they need it.
 	console.log(`
-Partner Logistics playground is ready (${seconds} s).
+Partner Logistics playground is ready (${progress.seconds()} s).
 
-  Open   ${base}
-  Log in ${PLAYGROUND_OWNER.email}  /  ${PLAYGROUND_OWNER.password}
+  Open      ${base}${WORKFLOWS_PAGE}
+  Log in    ${PLAYGROUND_OWNER.email}  /  ${PLAYGROUND_OWNER.password}
 
   Sample workflows (open one, then click "Execute workflow"):
-    ${base}/workflow/${WORKFLOW_IDS.directBooking}   quote, book and pay a delivery
-    ${base}/workflow/${WORKFLOW_IDS.hubs}   list hubs
-    ${base}/workflow/${WORKFLOW_IDS.goBulk}   GO_BULK quotation paid on credit
-    ${base}/workflow/${WORKFLOW_IDS.haul}   HAUL quotation to truck tracking
-    ${base}/workflow/${WORKFLOW_IDS.supportCase}   support case lifecycle
-    ${base}/workflow/${WORKFLOW_IDS.bookingRetry}   book safely with Retry On Fail
-    ${base}/workflow/${WORKFLOW_IDS.orderBatch}   quote and book a batch of orders
-    ${base}/workflow/${WORKFLOW_IDS.multiStop}   multi-stop CLICK delivery
-    ${base}/workflow/${WORKFLOW_IDS.bookingTypedIn}   book with the route typed in
-    ${base}/workflow/${WORKFLOW_IDS.quotationAnswers}   accept credit terms or decline a quotation
-    ${base}/workflow/${WORKFLOW_IDS.webhookEvents}   receive signed events (active)
-    ${base}/workflow/${WORKFLOW_IDS.eventsStripe}   receive Stripe-style signed events (active)
-    ${base}/workflow/${WORKFLOW_IDS.eventsHmac}   receive HMAC-signed events (active)
+${samples.map(([id, what]) => `    ${base}/workflow/${id}   ${what}`).join('\n')}
 
-  Credential "Partner Logistics sandbox" points at the sandbox API ${info.url}
+  Sandbox Partner API (the credential is already saved in n8n):
+    Base URL            ${info.url}
+    API key, full       ${info.keys.full}   (in the credential "${credentialName.full}")
+    API key, limited    ${info.keys.noSupport}   (no support:create / support:read: support cases get 403)
+    API key, read only  ${info.keys.readOnly}   (GETs and support:read only)
+    Saved card IDs      ${info.savedCards.enabled} (charges work), ${info.savedCards.notEnabled} (not enabled for API charges: refused)
+    Signing secret      ${state.signingSecret}   (the trigger's Webhook Signing Secret)
+
   Send a signed test event to the active trigger workflow:
     curl -s ${info.origin}/__admin/webhooks/send -H 'x-sandbox-admin-token: ${info.adminToken}' \\
       -H 'content-type: application/json' -d '${webhookCall}'
 
   Logs: ${join(playgroundDir, 'logs')}  (sandbox: ${join(playgroundDir, 'sandbox.log')})
-  Press Ctrl-C to stop n8n and the sandbox.
+  Stop: press Ctrl-C here. State is kept for the next \`npm run dev\`; \`npm run dev -- --reset\` starts afresh.
 `);
 
 	// Either server dying ends the playground: a half-running one only confuses.

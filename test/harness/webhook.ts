@@ -27,14 +27,13 @@ import { PartnerLogisticsTrigger } from '../../nodes/PartnerLogistics/PartnerLog
  *
  * Mimicked from n8n: the production URL /webhook/<webhookId>/partner-logistics; req.rawBody and
  * req.readRawBody(); the body parse, including the 422 n8n itself answers to invalid JSON sent as
- * application/json before any trigger runs; a fresh Workflow per delivery whose static data is
- * loaded from a saved copy and saved back after the answer, as n8n does with its database (so
- * concurrent deliveries race the same way, and a delivery that starts an execution loses its
- * static data change as in n8n's regular mode); the onReceived answer; a webhook() that throws
- * gives 500 and a failed execution.
- * Not covered: n8n's routing and webhook registration, CORS, gzip bodies, queue mode, the
- * execution itself. Real n8n is the authority and the end-to-end suite (test/e2e) is where the
- * trigger meets it; the 422 and static data behaviour above were measured on n8n 2.41.1.
+ * application/json before any trigger runs; a fresh Workflow per delivery; the onReceived answer;
+ * a webhook() that throws gives n8n's generic 500 and an execution that shows the error (a failed
+ * production execution, or in test mode the error on the trigger in the editor).
+ * Not covered: n8n's routing and webhook registration, CORS, gzip bodies, queue mode, workflow
+ * static data (n8n 2.41.1 does not save a webhook trigger's after a delivery that starts an
+ * execution; the trigger does not use it), the execution itself. Real n8n is the authority and
+ * the end-to-end suite (test/e2e) is where the trigger meets it; the 422 was measured on n8n 2.41.1.
  */
 
 const TYPE = 'n8n-nodes-partner-logistics.partnerLogisticsTrigger';
@@ -49,8 +48,6 @@ const webhookDescription = trigger.description.webhooks![0];
 export interface TriggerHarnessOptions {
 	parameters?: INodeParameters;
 	credentials?: ICredentialDataDecryptedObject;
-	/** Workflow static data as saved before, e.g. by another harness: an n8n restart. */
-	staticData?: IDataObject | null;
 	/** 'webhook': a published workflow (the default); 'manual': "Listen for test event". */
 	mode?: Extract<WorkflowExecuteMode, 'webhook' | 'manual'>;
 }
@@ -60,10 +57,12 @@ export interface TriggerHarness {
 	url: string;
 	/** Items of every execution started, in order. */
 	executions: IDataObject[][];
-	/** Errors webhook() threw: n8n answers 500 and records a failed execution. */
+	/** Errors webhook() threw: n8n answers 500 and starts an execution that shows the error. */
 	failures: Error[];
-	/** The workflow static data as last saved (null if never saved). */
-	staticData(): IDataObject | null;
+	/** How many times the trigger read its credential from n8n's credential store. */
+	credentialReads(): number;
+	/** Replaces what the credential store holds, as a user editing the credential does. */
+	setCredentials(credentials: ICredentialDataDecryptedObject): void;
 	/** Runs webhookMethods.default[method] as n8n does when the workflow is published. */
 	runWebhookMethod(method: 'checkExists' | 'create' | 'delete'): Promise<boolean>;
 	close(): Promise<void>;
@@ -78,23 +77,29 @@ export async function startTriggerHarness(
 		id: randomUUID(),
 		name: 'Partner Logistics Trigger',
 		type: TYPE,
-		typeVersion: 1,
+		typeVersion: 1.1,
 		position: [0, 0],
 		webhookId,
 		// As n8n stores it: only what the user set; Workflow fills in the defaults.
 		parameters: options.parameters ?? {},
-		credentials: { partnerLogisticsApi: { id: 'cred-1', name: 'Partner Logistics' } },
+		// Its own credential id: the trigger caches what it reads per credential id, as in n8n.
+		credentials: { partnerLogisticsApi: { id: randomUUID(), name: 'Partner Logistics' } },
 	};
+	const stored = { partnerLogisticsApi: options.credentials ?? {} };
 	const credentialsHelper = new HarnessCredentialsHelper(
 		{ partnerLogisticsApi: new PartnerLogisticsApi() },
-		{ partnerLogisticsApi: options.credentials ?? {} },
+		stored,
 	);
+	let credentialReads = 0;
+	const getDecrypted = credentialsHelper.getDecrypted.bind(credentialsHelper);
+	credentialsHelper.getDecrypted = async (...args) => {
+		credentialReads++;
+		return await getDecrypted(...args);
+	};
 	const executions: IDataObject[][] = [];
 	const failures: Error[] = [];
-	// What n8n's database holds: null until static data is first saved.
-	let savedStaticData = JSON.stringify(options.staticData ?? null);
 
-	const newWorkflow = (staticData: IDataObject | null) =>
+	const newWorkflow = () =>
 		new Workflow({
 			id: 'wf-trigger-harness',
 			name: 'trigger harness',
@@ -102,14 +107,7 @@ export async function startTriggerHarness(
 			connections: {},
 			active: mode === 'webhook',
 			nodeTypes,
-			staticData: staticData ?? undefined,
 		});
-	const loadStaticData = () => JSON.parse(savedStaticData) as IDataObject | null;
-	const saveStaticData = (workflow: Workflow) => {
-		if (mode === 'webhook' && workflow.staticData.__dataChanged === true) {
-			savedStaticData = JSON.stringify(workflow.staticData);
-		}
-	};
 	const additionalData = (request?: Request, response?: Response) =>
 		({
 			credentialsHelper,
@@ -137,9 +135,8 @@ export async function startTriggerHarness(
 	const app = express();
 	app.use(rawBodyReader);
 	app.post(`/webhook/${webhookId}/${webhookDescription.path}`, async (req, res) => {
-		// n8n loads the workflow and its static data before it reads the body.
-		const staticData = loadStaticData();
-		const workflow = newWorkflow(staticData);
+		// n8n loads the workflow before it reads the body.
+		const workflow = newWorkflow();
 		try {
 			await parseBody(req);
 		} catch (error) {
@@ -165,18 +162,10 @@ export async function startTriggerHarness(
 		}
 		if (result.workflowData !== undefined) {
 			executions.push(result.workflowData[0].map((item: INodeExecutionData) => item.json));
-			// WorkflowRunner.run stores the execution (time in which a concurrent delivery still reads
-			// the old static data), then builds the execution's Workflow over the same static data
-			// object, which clears the changed flag the live Workflow set: in n8n 2.41's regular mode
-			// a delivery that starts an execution does not save static data, unless the database held
-			// none (measured against n8n 2.41.1).
-			await new Promise((resolve) => setTimeout(resolve, 5));
-			newWorkflow(staticData);
 		}
 		if (result.noWebhookResponse !== true) {
 			res.status(200).json(result.workflowData ? onReceivedBody(result) : ackBody(result));
 		}
-		saveStaticData(workflow);
 	});
 
 	const server = app.listen(0, '127.0.0.1');
@@ -187,9 +176,12 @@ export async function startTriggerHarness(
 		url: `http://127.0.0.1:${port}/webhook/${webhookId}/${webhookDescription.path}`,
 		executions,
 		failures,
-		staticData: loadStaticData,
+		credentialReads: () => credentialReads,
+		setCredentials: (credentials) => {
+			stored.partnerLogisticsApi = credentials;
+		},
 		runWebhookMethod: async (method) => {
-			const workflow = newWorkflow(loadStaticData());
+			const workflow = newWorkflow();
 			const data = additionalData();
 			const activation = mode === 'manual' ? 'manual' : 'activate';
 			const context = new HookContext(workflow, node, data, mode, activation, webhookData(data));

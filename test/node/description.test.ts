@@ -2,6 +2,7 @@ import type { INode, INodeParameters, INodeProperties, INodePropertyOptions } fr
 import { NodeHelpers } from 'n8n-workflow';
 
 import { PartnerLogistics } from '../../nodes/PartnerLogistics/PartnerLogistics.node';
+import { DEFAULTS } from '../../nodes/PartnerLogistics/shared/settings';
 
 // What the editor shows: n8n's own NodeHelpers decide which parameters are displayed for the
 // values chosen so far, exactly as the node panel does.
@@ -256,4 +257,14 @@ test("every ID field reads the incoming item's field of the same name by default
 			expect(field.hint).toContain(`incoming item's ${name} field`);
 		}
 	}
+});
+
+test('the Options defaults the editor shows are the ones the pipeline uses', () => {
+	const options = description.properties.find((property) => property.name === 'options')!;
+	const defaults = Object.fromEntries(
+		(options.options as INodeProperties[])
+			.filter((option) => option.name in DEFAULTS)
+			.map((option) => [option.name, option.default]),
+	);
+	expect(defaults).toEqual(DEFAULTS);
 });

@@ -211,12 +211,12 @@ describe('pacing', () => {
 	test('at most Concurrency requests are in flight', async () => {
 		sandbox.admin.setFaults({ delayMs: 200 });
 		const { error, requests } = await runAgainst(sandbox, quoteParameters, {
-			input: Array.from({ length: 12 }, () => ({})),
+			input: Array.from({ length: 22 }, () => ({})),
 		});
 		expect(error).toBeUndefined();
 		const start = requests[0].at;
-		// With 10 in flight and 200 ms answers, the 11th and 12th can only start after ~200 ms.
-		expect(requests.filter((request) => request.at - start < 150)).toHaveLength(10);
+		// With 20 in flight (the default) and 200 ms answers, the 21st can only start after ~200 ms.
+		expect(requests.filter((request) => request.at - start < 150)).toHaveLength(20);
 
 		const limited = await runAgainst(
 			sandbox,
@@ -248,8 +248,8 @@ describe('pacing', () => {
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(60);
 		const refused = requests.filter((request) => request.status === 429).length;
-		// One burst of in-flight requests meets the first 429; after that the rate holds.
-		expect(refused).toBeLessThanOrEqual(12);
+		// One burst of in-flight requests (Concurrency, 20) meets the first 429; then the rate holds.
+		expect(refused).toBeLessThanOrEqual(22);
 		expect(sandbox.admin.state().A.counts.quotes).toBeGreaterThanOrEqual(60);
 	});
 

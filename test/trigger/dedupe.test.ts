@@ -1,68 +1,78 @@
 import {
 	deliveryKey,
-	isSeen,
-	MAX_SEEN_EVENTS,
-	ProcessSeenEvents,
-	readSeenEvents,
-	rememberEvent,
-	seenUntil,
+	EventIdMemory,
+	MAX_REMEMBERED_EVENTS,
+	rememberUntil,
 } from '../../nodes/PartnerLogistics/webhook/dedupe';
 
 const NOW = 1_000_000;
+const HOUR = 3_600_000;
 
-describe('remembered event ids', () => {
-	it('remembers an id until it expires', () => {
-		const seen = rememberEvent([], 'a', NOW + 300_000, NOW);
-		expect(isSeen(seen, 'a', NOW + 299_999)).toBe(true);
-		expect(isSeen(seen, 'a', NOW + 300_000)).toBe(false);
-		expect(isSeen(seen, 'b', NOW)).toBe(false);
+describe('EventIdMemory', () => {
+	it('lets only the first claim of an id through, per trigger, until it expires', () => {
+		const memory = new EventIdMemory();
+		expect(memory.claim('wf1/node', 'a', NOW + 100, NOW)).toBe(true);
+		expect(memory.claim('wf1/node', 'a', NOW + 100, NOW + 1)).toBe(false);
+		expect(memory.claim('wf2/node', 'a', NOW + 100, NOW + 1)).toBe(true);
+		expect(memory.claim('wf1/node', 'b', NOW + 100, NOW + 1)).toBe(true);
+		expect(memory.claim('wf1/node', 'a', NOW + 300, NOW + 100)).toBe(true);
+		expect(memory.claim('wf1/node', 'a', NOW + 300, NOW + 299)).toBe(false);
 	});
 
-	it('drops expired entries and keeps one entry per id', () => {
-		let seen = rememberEvent([], 'old', NOW + 10, NOW);
-		seen = rememberEvent(seen, 'a', NOW + 500, NOW);
-		seen = rememberEvent(seen, 'a', NOW + 900, NOW + 20);
-		expect(seen).toEqual([{ id: 'a', until: NOW + 900 }]);
+	it(`holds at most ${MAX_REMEMBERED_EVENTS} ids per trigger by default, dropping the oldest first`, () => {
+		const memory = new EventIdMemory();
+		const until = NOW + 24 * HOUR;
+		for (let i = 0; i < MAX_REMEMBERED_EVENTS + 5; i++) memory.claim('t', `id${i}`, until, NOW);
+		expect(memory.size('t')).toBe(MAX_REMEMBERED_EVENTS);
+		// The five oldest went; the sixth oldest and the newest are still held.
+		expect(memory.claim('t', 'id5', until, NOW)).toBe(false);
+		expect(memory.claim('t', `id${MAX_REMEMBERED_EVENTS + 4}`, until, NOW)).toBe(false);
+		expect(memory.claim('t', 'id4', until, NOW)).toBe(true);
 	});
 
-	it(`keeps at most ${MAX_SEEN_EVENTS} ids, the ones expiring last`, () => {
-		let seen = readSeenEvents([]);
-		for (let i = 0; i < MAX_SEEN_EVENTS + 250; i++)
-			seen = rememberEvent(seen, `id${i}`, NOW + 1000 + i, NOW);
-		expect(seen).toHaveLength(MAX_SEEN_EVENTS);
-		expect(isSeen(seen, 'id249', NOW)).toBe(false);
-		expect(isSeen(seen, 'id250', NOW)).toBe(true);
-		expect(JSON.stringify(seen).length).toBeLessThan(60_000);
+	it('counts a re-claimed id as new, so it is not the first to go', () => {
+		const memory = new EventIdMemory(3);
+		memory.claim('t', 'a', NOW + 10, NOW);
+		memory.claim('t', 'b', NOW + 1000, NOW);
+		memory.claim('t', 'c', NOW + 1000, NOW);
+		// 'a' expired and is claimed again: it moves behind 'b' and 'c'.
+		expect(memory.claim('t', 'a', NOW + 1000, NOW + 20)).toBe(true);
+		memory.claim('t', 'd', NOW + 1000, NOW + 20);
+		expect(memory.claim('t', 'a', NOW + 1000, NOW + 20)).toBe(false);
+		expect(memory.claim('t', 'b', NOW + 1000, NOW + 20)).toBe(true);
 	});
 
-	it('reads only valid entries from whatever static data holds', () => {
-		expect(readSeenEvents(undefined)).toEqual([]);
-		expect(readSeenEvents({ a: 1 })).toEqual([]);
-		expect(readSeenEvents([{ id: 'a', until: 5 }, { id: 1 }, null, 'x'])).toEqual([
-			{ id: 'a', until: 5 },
-		]);
+	it('drops expired ids as it goes, so an idle trigger does not keep them', () => {
+		const memory = new EventIdMemory();
+		for (let i = 0; i < 100; i++) memory.claim('t', `old${i}`, NOW + 10, NOW);
+		memory.claim('t', 'new', NOW + 1000, NOW + 20);
+		expect(memory.size('t')).toBe(1);
+	});
+});
+
+describe('rememberUntil', () => {
+	const settings = { toleranceSeconds: 300, rememberEventIdsHours: 24 };
+
+	it('remembers an id for the configured hours, whatever the tolerance', () => {
+		expect(rememberUntil(NOW, NOW, settings)).toBe(NOW + 24 * HOUR);
+		expect(rememberUntil(undefined, NOW, { ...settings, rememberEventIdsHours: 0.5 })).toBe(
+			NOW + HOUR / 2,
+		);
 	});
 
-	it('remembers an id as long as a delivery with its timestamp could still verify', () => {
-		expect(seenUntil(undefined, NOW, 300)).toBe(NOW + 300_000);
-		expect(seenUntil(NOW - 100_000, NOW, 300)).toBe(NOW + 300_000);
-		expect(seenUntil(NOW + 200_000, NOW, 300)).toBe(NOW + 500_000);
+	it('never for less than a replay of the delivery could still pass the timestamp check', () => {
+		const none = { ...settings, rememberEventIdsHours: 0 };
+		expect(rememberUntil(undefined, NOW, none)).toBe(NOW + 300_000);
+		expect(rememberUntil(NOW - 100_000, NOW, none)).toBe(NOW + 300_000);
+		expect(rememberUntil(NOW + 200_000, NOW, none)).toBe(NOW + 500_000);
 	});
+});
 
-	it('keys a delivery without an id by a digest of its body', () => {
+describe('deliveryKey', () => {
+	it('keys a delivery by its event id, or else by a digest of its body', () => {
 		const body = Buffer.from('{"a":1}');
 		expect(deliveryKey('evt_1', body)).toBe('evt_1');
 		expect(deliveryKey(null, body)).toBe(deliveryKey(null, Buffer.from('{"a":1}')));
 		expect(deliveryKey(null, body)).not.toBe(deliveryKey(null, Buffer.from('{"a":2}')));
-	});
-});
-
-describe('ProcessSeenEvents', () => {
-	it('lets only the first claim of an id through, per scope, until it expires', () => {
-		const claims = new ProcessSeenEvents();
-		expect(claims.claim('wf1/node', 'a', NOW + 100, NOW)).toBe(true);
-		expect(claims.claim('wf1/node', 'a', NOW + 100, NOW + 1)).toBe(false);
-		expect(claims.claim('wf2/node', 'a', NOW + 100, NOW + 1)).toBe(true);
-		expect(claims.claim('wf1/node', 'a', NOW + 300, NOW + 100)).toBe(true);
 	});
 });

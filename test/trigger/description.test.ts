@@ -14,7 +14,8 @@ describe('Partner Logistics Trigger description', () => {
 			name: 'partnerLogisticsTrigger',
 			displayName: 'Partner Logistics Trigger',
 			group: ['trigger'],
-			version: 1,
+			version: [1, 1.1],
+			defaultVersion: 1.1,
 			inputs: [],
 			credentials: [{ name: 'partnerLogisticsApi', required: true }],
 			webhooks: [
@@ -60,7 +61,9 @@ describe('Partner Logistics Trigger description', () => {
 		const notice = property('webhookUrlNotice').displayName;
 		expect(notice).toMatch(/Production URL/);
 		expect(notice).toMatch(/partner portal/);
-		expect(notice).toMatch(/Test URL only works while "Listen for test event" is active/);
+		// Where to find it: n8n shows the URLs in a section at the top of the panel.
+		expect(notice).toMatch(/^Open "Webhook URLs" at the top of this panel, choose Production URL/);
+		expect(notice).toMatch(/Test URL only answers while this node is listening for a test event/);
 	});
 
 	it('warns when verification is switched off, and only then', () => {
@@ -77,4 +80,11 @@ describe('Partner Logistics Trigger description', () => {
 				expect([field.name, field.placeholder]).toEqual([field.name, expect.any(String)]);
 		}
 	});
+});
+
+test("describes the package: n8n's node panel shows the trigger's description for the merged entry", () => {
+	expect(description.description).toBe(
+		'Quote, book, pay and track Partner Logistics deliveries; start workflows on signed events',
+	);
+	expect(property('options').placeholder).toBe('Add Option');
 });

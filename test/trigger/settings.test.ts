@@ -22,6 +22,8 @@ describe('resolveSettings', () => {
 		['an unknown timestamp unit', 'stripe', { timestampUnit: 'minutes' }],
 		['a zero tolerance', 'stripe', { toleranceSeconds: 0 }],
 		['a tolerance that is not a number', 'stripe', { toleranceSeconds: 'soon' }],
+		['negative hours to remember event ids', 'stripe', { rememberEventIdsHours: -1 }],
+		['hours that are not a number', 'stripe', { rememberEventIdsHours: 'a day' }],
 		['an empty header name', 'hmacHeader', { hmacHeaderName: ' ' }],
 		['an empty event type field', 'hmacHeader', { eventTypeField: '' }],
 	])('reports %s instead of weakening verification', (_label, scheme, options) => {

@@ -35,10 +35,20 @@ describe('Standard Webhooks, signed by the reference library', () => {
 		});
 	});
 
-	it('uses a secret without whsec_ as its UTF-8 bytes', () => {
-		const secret = 'plain-text-secret';
-		const headers = standardHeaders(secret, body, { raw: true });
-		expect(verify(headers, { secrets: [secret] })).toMatchObject({ ok: true });
+	it('reads a secret without whsec_ as base64, as the reference library does', () => {
+		const secret = current.slice('whsec_'.length);
+		expect(verify(standardHeaders(secret, body), { secrets: [secret] })).toMatchObject({
+			ok: true,
+		});
+		expect(verify(standardHeaders(current, body), { secrets: [secret] })).toMatchObject({
+			ok: true,
+		});
+		// Its text is another key: a sender keying with the raw text does not verify.
+		const asText = standardHeaders(secret, body, { raw: true });
+		expect(verify(asText, { secrets: [secret] })).toEqual({
+			ok: false,
+			reason: 'signature-mismatch',
+		});
 	});
 
 	it('accepts a delivery signed with the previous secret during rotation', () => {
@@ -63,6 +73,25 @@ describe('Standard Webhooks, signed by the reference library', () => {
 		expect(verify(headers, { secrets: [current] })).toMatchObject({ ok: true });
 		expect(verify(headers, { secrets: [previous] })).toMatchObject({ ok: true });
 		expect(verify(headers, { secrets: [newWhsec()] })).toMatchObject({ ok: false });
+	});
+
+	it('reads a signature header as the reference library does: extra commas and spaces', () => {
+		const headers = standardHeaders(current, body, { id: 'msg_3' });
+		const good = headers['webhook-signature'];
+		const library = new Webhook(current);
+		for (const signature of [`${good},extra`, `  ${good}`, `v2,AAAA  ${good} `, `v1, ${good}`]) {
+			const variant = { ...headers, 'webhook-signature': signature };
+			let libraryAccepts = true;
+			try {
+				jest.useFakeTimers({ now: NOW });
+				library.verify(body, variant);
+			} catch {
+				libraryAccepts = false;
+			} finally {
+				jest.useRealTimers();
+			}
+			expect([signature, verify(variant).ok]).toEqual([signature, libraryAccepts]);
+		}
 	});
 
 	it('refuses a wrong secret', () => {

@@ -1,3 +1,4 @@
+import { loggedText } from '../harness/logs';
 import { startTriggerHarness, type TriggerHarness } from '../harness/webhook';
 import { badDeliveries, event, eventId, send, signed, unixNow, whsec } from './deliveries';
 import { hmacOf, stripeHeader } from './signers';
@@ -5,6 +6,16 @@ import { hmacOf, stripeHeader } from './signers';
 const secret = whsec();
 const previous = whsec();
 const credentials = { webhookSigningSecret: secret, previousWebhookSigningSecret: previous };
+
+/** n8n's JSON log lines: level and message. */
+const logLines = (log: string) =>
+	log
+		.split('\n')
+		.filter((line) => line.trim() !== '')
+		.map((line) => {
+			const { level, message } = JSON.parse(line) as { level: string; message: string };
+			return { level, message };
+		});
 
 // Harnesses started inside a test, closed even when the test fails.
 const started: TriggerHarness[] = [];
@@ -38,12 +49,43 @@ describe('webhook() over HTTP, Standard Webhooks (default)', () => {
 		expect(harness.failures).toHaveLength(0);
 	});
 
-	it('tells the sender which check failed, and nothing else', async () => {
-		const sent = await send(harness.url, signed(whsec()));
-		expect(sent).toEqual({
+	it('tells the sender only that verification failed; the n8n log says why', async () => {
+		const logged = (await loggedText()).length;
+		const forged = signed(whsec(), event('booking.created', { marker: 'forged-body-marker' }));
+		const stale = signed(secret, event(), { timestamp: unixNow() - 400 });
+		expect(await send(harness.url, forged)).toEqual({
 			status: 401,
-			body: { message: 'Webhook signature verification failed', reason: 'signature-mismatch' },
+			body: { message: 'Webhook signature verification failed' },
 		});
+		expect(await send(harness.url, stale)).toEqual({
+			status: 401,
+			body: { message: 'Webhook signature verification failed' },
+		});
+		const log = (await loggedText()).slice(logged);
+		const refusals = logLines(log).filter(({ message }) => /refused a delivery/.test(message));
+		expect(refusals).toEqual([
+			{
+				level: 'info',
+				message:
+					'Partner Logistics Trigger "Partner Logistics Trigger" in workflow wf-trigger-harness refused a delivery with 401: the signature does not match the signing secret (signature-mismatch)',
+			},
+			{
+				level: 'info',
+				message: expect.stringMatching(
+					/refused a delivery with 401: the signed timestamp is older than the timestamp tolerance \(stale-timestamp\)$/,
+				),
+			},
+		]);
+		for (const value of [
+			secret,
+			secret.slice(6),
+			previous.slice(6),
+			forged.headers['webhook-signature'],
+			stale.headers['webhook-signature'].slice(3),
+			'forged-body-marker',
+		]) {
+			expect(log).not.toContain(value);
+		}
 	});
 
 	it('starts exactly one execution per good delivery, signed with either secret', async () => {
@@ -104,50 +146,69 @@ describe('webhook() over HTTP, Standard Webhooks (default)', () => {
 	});
 });
 
-describe('webhook() over HTTP, seen ids in workflow static data (n8n regular mode)', () => {
-	const seenIn = (harness: TriggerHarness) => {
-		const node = harness.staticData()?.['node:Partner Logistics Trigger'] as
-			| { seenEventIds?: Array<{ id: string; until: number }> }
-			| undefined;
-		return (node?.seenEventIds ?? []).map(({ id }) => id);
-	};
+describe('webhook() over HTTP, redeliveries after the timestamp tolerance', () => {
+	// A 1 s tolerance stands in for the default 300 s: a sender's retry hours later is the same case.
+	const waitPastTolerance = () => new Promise((resolve) => setTimeout(resolve, 2100));
 
-	it('survive a restart when n8n saved them: a redelivery is still dropped', async () => {
-		const first = await start({ credentials });
-		const delivery = signed(secret);
-		expect((await send(first.url, delivery)).status).toBe(200);
-		expect(seenIn(first)).toEqual([delivery.headers['webhook-id']]);
-		// A new node id gives the restarted trigger none of the first one's in-process memory.
-		const restarted = await start({ credentials, staticData: first.staticData() });
-		const again = await send(
-			restarted.url,
-			signed(secret, delivery.body, { id: delivery.headers['webhook-id'] }),
-		);
-		expect(again.body).toEqual({ received: true, ignored: 'duplicate' });
-		expect(restarted.executions).toHaveLength(0);
+	it('acknowledge a retry re-signed with a fresh timestamp, and start nothing', async () => {
+		const harness = await start({ credentials, parameters: { options: { toleranceSeconds: 1 } } });
+		const first = signed(secret);
+		const id = first.headers['webhook-id'];
+		expect((await send(harness.url, first)).status).toBe(200);
+		await waitPastTolerance();
+		// The original copy is now stale, and refused for that.
+		expect((await send(harness.url, first)).status).toBe(401);
+		const retry = await send(harness.url, signed(secret, first.body, { id }));
+		expect(retry).toEqual({ status: 200, body: { received: true, ignored: 'duplicate' } });
+		expect(harness.executions).toHaveLength(1);
 	});
 
-	it('are lost, as n8n 2.41 does, when the workflow already had static data (known limit)', async () => {
-		const first = await start({ credentials });
-		const [one, two] = [signed(secret), signed(secret)];
-		await send(first.url, one);
-		await send(first.url, two);
-		// n8n saved the first id (static data was empty) but not the second one.
-		expect(seenIn(first)).toEqual([one.headers['webhook-id']]);
-		const restarted = await start({ credentials, staticData: first.staticData() });
-		const redelivered = signed(secret, two.body, { id: two.headers['webhook-id'] });
-		expect((await send(restarted.url, redelivered)).body).toEqual({ text: '' });
-		expect(restarted.executions).toHaveLength(1);
+	it('for as long as Remember Event IDs For (Hours) says: 0 keeps them for the tolerance only', async () => {
+		const harness = await start({
+			credentials,
+			parameters: { options: { toleranceSeconds: 1, rememberEventIdsHours: 0 } },
+		});
+		const first = signed(secret);
+		const id = first.headers['webhook-id'];
+		expect((await send(harness.url, first)).status).toBe(200);
+		expect((await send(harness.url, signed(secret, first.body, { id }))).body).toEqual({
+			received: true,
+			ignored: 'duplicate',
+		});
+		await waitPastTolerance();
+		expect((await send(harness.url, signed(secret, first.body, { id }))).body).toEqual({
+			text: '',
+		});
+		expect(harness.executions).toHaveLength(2);
 	});
+});
 
-	it('are bounded and unexpired', async () => {
+describe('webhook() over HTTP, secrets as the reference library reads them', () => {
+	it('verifies deliveries signed with the whsec_ secret when the credential holds it unprefixed', async () => {
+		const harness = await start({ credentials: { webhookSigningSecret: secret.slice(6) } });
+		expect(await harness.runWebhookMethod('checkExists')).toBe(true);
+		expect((await send(harness.url, signed(secret))).status).toBe(200);
+		expect((await send(harness.url, signed(secret.slice(6)))).status).toBe(200);
+		expect((await send(harness.url, signed(whsec()))).status).toBe(401);
+		expect(harness.executions).toHaveLength(2);
+	});
+});
+
+describe('webhook() over HTTP, the credential read per delivery', () => {
+	it('is read once, not per delivery, and read again when a signature stops matching', async () => {
 		const harness = await start({ credentials });
-		await send(harness.url, signed(secret));
-		const node = harness.staticData()?.['node:Partner Logistics Trigger'] as {
-			seenEventIds: Array<{ until: number }>;
-		};
-		expect(node.seenEventIds.length).toBeLessThanOrEqual(1000);
-		expect(node.seenEventIds.every(({ until }) => until > Date.now())).toBe(true);
+		for (let i = 0; i < 10; i++) expect((await send(harness.url, signed(secret))).status).toBe(200);
+		expect(harness.credentialReads()).toBe(1);
+		// A rotation: the user saves a new secret. Until the cached one is 5 s old a delivery signed
+		// with it is refused (the sender retries); after that the mismatch reads the credential again.
+		const rotated = whsec();
+		harness.setCredentials({ webhookSigningSecret: rotated, previousWebhookSigningSecret: secret });
+		expect((await send(harness.url, signed(rotated))).status).toBe(401);
+		await new Promise((resolve) => setTimeout(resolve, 5100));
+		expect((await send(harness.url, signed(rotated))).status).toBe(200);
+		expect((await send(harness.url, signed(secret))).status).toBe(200);
+		expect(harness.credentialReads()).toBe(2);
+		expect(harness.executions).toHaveLength(12);
 	});
 });
 
@@ -252,18 +313,49 @@ describe('webhook() over HTTP, other schemes', () => {
 });
 
 describe('configuration errors', () => {
-	it('a missing secret stops publishing and fails every delivery visibly, never a silent pass', async () => {
+	it('a missing secret stops publishing, and a delivery gets a clean 503: nothing runs, the log says why', async () => {
 		const harness = await start({ credentials: { webhookSigningSecret: '' } });
 		await expect(harness.runWebhookMethod('checkExists')).rejects.toThrow(
 			/no Webhook Signing Secret/,
 		);
 		await expect(harness.runWebhookMethod('create')).rejects.toThrow(/no Webhook Signing Secret/);
 		const sent = await send(harness.url, signed(whsec()));
-		expect(sent.status).toBe(500);
-		expect(harness.failures.map((error) => error.message)).toEqual([
-			expect.stringMatching(/no Webhook Signing Secret/),
-		]);
+		expect(sent).toEqual({
+			status: 503,
+			body: { message: 'The receiver of these events is not configured correctly' },
+		});
+		expect(harness.failures).toHaveLength(0);
 		expect(harness.executions).toHaveLength(0);
+		expect(logLines(await loggedText())).toContainEqual({
+			level: 'warn',
+			message: expect.stringMatching(
+				/cannot check deliveries: The Partner Logistics API credential has no Webhook Signing Secret/,
+			),
+		});
+	});
+
+	it('a credential fixed after a 503 is read again within seconds, not after a minute', async () => {
+		const harness = await start({ credentials: { webhookSigningSecret: 'not base64!' } });
+		expect((await send(harness.url, signed(secret))).status).toBe(503);
+		expect((await send(harness.url, signed(secret))).status).toBe(503);
+		expect(harness.credentialReads()).toBe(1);
+		harness.setCredentials(credentials);
+		await new Promise((resolve) => setTimeout(resolve, 5100));
+		expect((await send(harness.url, signed(secret))).status).toBe(200);
+		expect(harness.executions).toHaveLength(1);
+	});
+
+	it('an option an expression got wrong answers the same way', async () => {
+		const harness = await start({
+			credentials,
+			parameters: { options: { timestampUnit: '={{ "minutes" }}' } },
+		});
+		const sent = await send(harness.url, signed(secret));
+		expect(sent.status).toBe(503);
+		expect(JSON.stringify(sent.body)).not.toMatch(/timestampUnit|minutes/);
+		expect(harness.failures).toHaveLength(0);
+		expect(harness.executions).toHaveLength(0);
+		expect(await loggedText()).toMatch(/cannot check deliveries: timestampUnit must be one of/);
 	});
 
 	it('a configured trigger publishes without calling the partner: webhooks are registered by hand', async () => {
@@ -277,9 +369,45 @@ describe('"Listen for test event" (manual mode)', () => {
 	it('verifies the same way but does not deduplicate: each test delivery shows', async () => {
 		const harness = await start({ credentials, mode: 'manual' });
 		const delivery = signed(secret);
-		expect((await send(harness.url, signed(whsec()))).status).toBe(401);
 		expect((await send(harness.url, delivery)).status).toBe(200);
 		expect((await send(harness.url, delivery)).status).toBe(200);
 		expect(harness.executions).toHaveLength(2);
+	});
+
+	it('shows a refusal in the editor: webhook() throws the reason, n8n answers its generic 500', async () => {
+		const harness = await start({ credentials, mode: 'manual' });
+		const forged = await send(harness.url, signed(whsec()));
+		expect(forged).toEqual({
+			status: 500,
+			body: { code: 0, message: 'Workflow Webhook Error: Workflow could not be started!' },
+		});
+		expect((await send(harness.url, signed(secret, '[1]'))).status).toBe(500);
+		expect(
+			harness.failures.map((error) => [
+				error.message,
+				(error as { description?: string }).description,
+			]),
+		).toEqual([
+			[
+				'Test event refused: the signature does not match the signing secret',
+				expect.stringMatching(/partner portal/),
+			],
+			[
+				'Test event refused: the verified body is JSON but not an object',
+				expect.stringMatching(/JSON objects/),
+			],
+		]);
+		expect(harness.executions).toHaveLength(0);
+	});
+
+	it('shows a configuration problem in the editor too', async () => {
+		const harness = await start({
+			credentials: { webhookSigningSecret: 'not base64!' },
+			mode: 'manual',
+		});
+		expect((await send(harness.url, signed(secret))).status).toBe(500);
+		expect(harness.failures.map((error) => error.message)).toEqual([
+			expect.stringMatching(/Webhook Signing Secret is not a Standard Webhooks secret/),
+		]);
 	});
 });

@@ -75,3 +75,12 @@ test('after ten seconds without a 429 the rate is probed upwards', async () => {
 	pacer.accepted();
 	expect(pacer.rate).toBeGreaterThan(learned);
 });
+
+test('a timer that fires late does not slow the starts after it', async () => {
+	const clock = fakeClock();
+	const late = { ...clock, wait: async (ms: number) => void (clock.time += ms + 3) };
+	const pacer = new Pacer({ concurrency: 10, maxPerSecond: 50 }, late);
+	await startMany(pacer, clock, 51);
+	// 50 intervals of 20 ms: late timers (3 ms each) are caught up on, not added up.
+	expect(clock.starts[50]).toBeLessThanOrEqual(1000 + 3);
+});

@@ -19,7 +19,7 @@ export function optionsDescription(readOnlyOperations: string[]): INodePropertie
 					name: 'concurrency',
 					type: 'number',
 					typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
-					default: 10,
+					default: 20,
 					description: 'How many items are sent to the API at the same time',
 					hint: 'Lower it if the API answers 429 (rate limit) often; the node also slows down by itself when it does',
 				},

@@ -41,6 +41,7 @@ export class Pacer {
 		private readonly clock: Clock,
 	) {
 		this.firstStartAt = clock.now();
+		this.nextStartAt = this.firstStartAt;
 	}
 
 	/** Waits until the next request may start, and reserves that start. */
@@ -50,7 +51,10 @@ export class Pacer {
 			const earliest = Math.max(this.pausedUntil, this.nextStartAt, this.batchStart(this.started));
 			if (earliest <= now) {
 				this.started++;
-				this.nextStartAt = now + this.interval();
+				// From the slot this start was due, not from when the timer fired: a timer that fires
+				// a little late (a busy event loop) would otherwise slow every later start too.
+				const interval = this.interval();
+				this.nextStartAt = Math.max(earliest, now - interval) + interval;
 				return;
 			}
 			await this.clock.wait(earliest - now);

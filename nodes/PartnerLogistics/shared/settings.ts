@@ -13,7 +13,7 @@ import { baseUrlOf, CREDENTIAL_TYPE, type Transport } from './transport';
 export const DEFAULTS = {
 	maxRetries: 10,
 	faultRetries: 3,
-	concurrency: 10,
+	concurrency: 20,
 	maxRequestsPerSecond: 0,
 };
 

@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
 
-/** One remembered event id and the time (ms) until which a delivery carrying it is a duplicate. */
-export type SeenEvent = { id: string; until: number };
-
-export const MAX_SEEN_EVENTS = 1000;
+export const MAX_REMEMBERED_EVENTS = 10_000;
 
 /**
  * The id a delivery is deduplicated by: its event id, or else a digest of its body, so an
@@ -14,54 +11,53 @@ export function deliveryKey(eventId: string | null, rawBody: Buffer): string {
 }
 
 /**
- * Remember an id for as long as a delivery carrying it could still pass the timestamp check: until
- * its timestamp (or now, if later or absent) plus the tolerance.
+ * Until when (ms) a delivery's id is remembered: the configured hours, since senders retry for
+ * days with a fresh timestamp each time; and never less than a replay of this very delivery could
+ * still pass the timestamp check (its timestamp, or now if later or absent, plus the tolerance).
  */
-export function seenUntil(timestampMs: number | undefined, now: number, toleranceSeconds: number) {
-	return Math.max(now, timestampMs ?? now) + toleranceSeconds * 1000;
-}
-
-/** Whatever workflow static data holds, as a list of valid entries. */
-export function readSeenEvents(value: unknown): SeenEvent[] {
-	if (!Array.isArray(value)) return [];
-	return value.filter(
-		(entry): entry is SeenEvent =>
-			typeof entry?.id === 'string' && typeof entry?.until === 'number',
-	);
-}
-
-export function isSeen(seen: readonly SeenEvent[], id: string, now: number): boolean {
-	return seen.some((entry) => entry.id === id && entry.until > now);
-}
-
-/** A new list with `id` added and expired entries dropped, at most `max` long (latest expiry kept). */
-export function rememberEvent(
-	seen: readonly SeenEvent[],
-	id: string,
-	until: number,
+export function rememberUntil(
+	timestampMs: number | undefined,
 	now: number,
-	max = MAX_SEEN_EVENTS,
-): SeenEvent[] {
-	const kept = seen.filter((entry) => entry.until > now && entry.id !== id);
-	kept.push({ id, until });
-	return kept.length <= max ? kept : kept.sort((a, b) => a.until - b.until).slice(-max);
+	settings: { toleranceSeconds: number; rememberEventIdsHours: number },
+): number {
+	const replayable = Math.max(now, timestampMs ?? now) + settings.toleranceSeconds * 1000;
+	return Math.max(now + settings.rememberEventIdsHours * 3_600_000, replayable);
 }
 
 /**
- * Ids claimed by deliveries in this process. Workflow static data alone cannot stop two
- * concurrent duplicates: n8n loads it fresh for each request and saves it after the webhook
- * answers, so both would read "not seen". A check-and-claim with no `await` in between can.
+ * Event ids seen by this process, per trigger (`scope`), at most `max` each with the oldest
+ * dropped first. `claim` checks and records in one synchronous step, so of any number of
+ * concurrent or repeated deliveries of one event, exactly one gets `true`. Memory only: an n8n
+ * restart forgets, and other n8n processes have their own.
  */
-export class ProcessSeenEvents {
-	private readonly scopes = new Map<string, SeenEvent[]>();
+export class EventIdMemory {
+	private readonly scopes = new Map<string, Map<string, number>>();
 
-	/** Records the id and returns true, or returns false if it is already recorded and unexpired. */
+	constructor(private readonly max = MAX_REMEMBERED_EVENTS) {}
+
+	/** Records `id` until `until` and returns true, or returns false while an earlier record holds. */
 	claim(scope: string, id: string, until: number, now: number): boolean {
-		const seen = this.scopes.get(scope) ?? [];
-		if (isSeen(seen, id, now)) return false;
-		this.scopes.set(scope, rememberEvent(seen, id, until, now));
+		let seen = this.scopes.get(scope);
+		if (seen === undefined) {
+			seen = new Map();
+			this.scopes.set(scope, seen);
+		}
+		const held = seen.get(id);
+		if (held !== undefined && held > now) return false;
+		// Deleted first, so a re-recorded id moves to the end of Map's insertion order.
+		seen.delete(id);
+		seen.set(id, until);
+		for (const [oldest, expires] of seen) {
+			if (seen.size <= this.max && expires > now) break;
+			seen.delete(oldest);
+		}
 		return true;
+	}
+
+	/** How many ids are recorded for `scope`. */
+	size(scope: string): number {
+		return this.scopes.get(scope)?.size ?? 0;
 	}
 }
 
-export const processSeenEvents = new ProcessSeenEvents();
+export const eventIdMemory = new EventIdMemory();

@@ -1,12 +1,13 @@
+import { keyFormat, keyOf } from './keys';
 import type { SignatureScheme } from './settings';
-import { signingKey } from './signature';
 
 export type SecretsResult = { ok: true; secrets: string[] } | { ok: false; problem: string };
 
 /**
  * The secrets to verify with, current first. A scheme that signs needs a current secret that
  * yields a key; anything else is a configuration problem for the user, never a silent pass.
- * Messages name the credential field, never its value.
+ * Surrounding whitespace from a copy and paste is dropped. Messages name the credential field,
+ * never its value.
  */
 export function usableSecrets(
 	scheme: SignatureScheme,
@@ -28,10 +29,10 @@ export function usableSecrets(
 					'The Partner Logistics API credential has no Webhook Signing Secret. Paste the secret the partner portal shows for this webhook, or set Signature Scheme to None (not recommended).',
 			};
 		}
-		if (!signingKey(secret, scheme)) {
+		if (!keyOf(secret, keyFormat(scheme))) {
 			return {
 				ok: false,
-				problem: `The ${field} starts with whsec_ but the rest is not base64. Copy it again from the partner portal.`,
+				problem: `The ${field} is not a Standard Webhooks secret (whsec_ followed by base64; the prefix may be left out). Copy it again from the partner portal, or choose the Signature Scheme the partner uses.`,
 			};
 		}
 		secrets.push(secret);

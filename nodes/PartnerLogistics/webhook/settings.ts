@@ -7,6 +7,7 @@ export type HmacEncoding = 'hex' | 'base64';
 /** The trigger's `options` collection. Its defaults are the ones the node description shows. */
 export interface TriggerOptions {
 	toleranceSeconds: number;
+	rememberEventIdsHours: number;
 	timestampUnit: TimestampUnit;
 	eventTypeField: string;
 	eventIdField: string;
@@ -19,6 +20,7 @@ export interface TriggerOptions {
 
 export const DEFAULT_OPTIONS: TriggerOptions = {
 	toleranceSeconds: 300,
+	rememberEventIdsHours: 24,
 	timestampUnit: 'auto',
 	eventTypeField: 'type',
 	eventIdField: 'id',
@@ -66,6 +68,10 @@ export function resolveSettings(
 	if (!Number.isFinite(tolerance) || tolerance <= 0) {
 		return { ok: false, problem: 'toleranceSeconds must be a number of seconds above 0' };
 	}
+	const hours = Number(merged.rememberEventIdsHours);
+	if (!Number.isFinite(hours) || hours < 0) {
+		return { ok: false, problem: 'rememberEventIdsHours must be a number of hours, 0 or more' };
+	}
 	for (const name of [
 		'stripeHeaderName',
 		'hmacHeaderName',
@@ -81,6 +87,7 @@ export function resolveSettings(
 		settings: {
 			...(merged as TriggerSettings),
 			toleranceSeconds: tolerance,
+			rememberEventIdsHours: hours,
 			hmacPrefix: String(merged.hmacPrefix ?? ''),
 			eventTypes: parseEventTypes(events),
 		},

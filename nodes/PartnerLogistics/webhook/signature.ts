@@ -1,9 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
+import { type KeyFormat, keyringFor } from './keys';
 import type { HmacAlgorithm, HmacEncoding, TriggerSettings } from './settings';
 import { checkTimestamp, type TimestampUnit } from './timestamp';
 
-/** Why a delivery was refused. It goes back to the sender in the 401 body, so it names no value. */
+/** Why a delivery was refused: for the log and the editor, never for the sender. */
 export type RejectionReason =
 	| 'no-secret'
 	| 'missing-header'
@@ -32,8 +33,8 @@ interface TimedInput {
 }
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
-const HEX = /^(?:[0-9a-fA-F]{2})+$/;
-const STANDARD_WEBHOOKS_PREFIX = 'whsec_';
+/** Hex digits; an even count is checked apart (a grouped regex was slower). */
+const HEX = /^[0-9a-fA-F]+$/;
 
 /**
  * Standard Webhooks (standardwebhooks.com): `webhook-signature` holds space-separated `v1,<base64>`
@@ -44,24 +45,42 @@ export function verifyStandardWebhook(input: TimedInput & { headers: HeaderMap }
 	const timestamp = headerValue(input.headers, 'webhook-timestamp');
 	const signature = headerValue(input.headers, 'webhook-signature');
 	if (!id || !timestamp || !signature) return rejected('missing-header');
-	const candidates = signature
-		.split(' ')
-		.map((entry) => entry.split(','))
-		.filter(([version]) => version === 'v1')
-		.map(([, value]) => decodeSignature(value, 'base64'));
-	return verifyTimed(input, timestamp, candidates, standardWebhooksKey, `${id}.${timestamp}.`, id);
+	// A scan, not split/map/filter: this runs per delivery and those arrays were a tenth of its cost.
+	const candidates: Buffer[] = [];
+	for (let start = 0; start < signature.length; ) {
+		const space = signature.indexOf(' ', start);
+		const end = space < 0 ? signature.length : space;
+		if (signature.startsWith('v1,', start)) {
+			// As the reference library reads `v1,<sig>[,…]`: up to the next comma, if any.
+			const comma = signature.indexOf(',', start + 3);
+			const value = signature.slice(start + 3, comma < 0 || comma > end ? end : comma);
+			const decoded = decodeSignature(value, 'base64');
+			if (decoded) candidates.push(decoded);
+		}
+		start = end + 1;
+	}
+	return verifyTimed(input, timestamp, candidates, 'standardWebhooks', `${id}.${timestamp}.`, id);
 }
 
 /** Stripe's scheme: `t=<timestamp>,v1=<hex>[,v1=<hex>]`, an HMAC-SHA256 of `<t>.<raw body>`. */
 export function verifyStripeSignature(input: TimedInput & { header?: string }): Verification {
 	if (!input.header) return rejected('missing-header');
-	const fields = input.header.split(',').map((field) => field.trim().split('='));
-	const timestamps = fields.filter(([key]) => key === 't').map(([, value]) => value ?? '');
-	if (timestamps.length !== 1) return rejected('malformed-header');
-	const candidates = fields
-		.filter(([key]) => key === 'v1')
-		.map(([, value]) => decodeSignature(value, 'hex'));
-	return verifyTimed(input, timestamps[0], candidates, utf8Key, `${timestamps[0]}.`);
+	let timestamp = '';
+	let timestamps = 0;
+	const candidates: Buffer[] = [];
+	for (const field of input.header.split(',')) {
+		// `key=value`, the value read up to a further `=` as Stripe's own library reads it.
+		const [key, value = ''] = field.trim().split('=', 2);
+		if (key === 't') {
+			timestamp = value;
+			timestamps++;
+		} else if (key === 'v1') {
+			const signature = decodeSignature(value, 'hex');
+			if (signature) candidates.push(signature);
+		}
+	}
+	if (timestamps !== 1) return rejected('malformed-header');
+	return verifyTimed(input, timestamp, candidates, 'text', `${timestamp}.`);
 }
 
 /**
@@ -79,11 +98,13 @@ export function verifyHmacHeader(input: {
 }): Verification {
 	if (!input.header) return rejected('missing-header');
 	const prefix = (input.prefix ?? '').toLowerCase();
-	const candidates = input.header
-		.split(/[\s,]+/)
-		.filter((entry) => entry !== '' && entry.toLowerCase().startsWith(prefix))
-		.map((entry) => decodeSignature(entry.slice(prefix.length), input.encoding));
-	return verifySigned(input.secrets, utf8Key, input.algorithm, [input.rawBody], candidates);
+	const candidates = decoded(
+		input.header
+			.split(/[\s,]+/)
+			.filter((entry) => entry !== '' && entry.toLowerCase().startsWith(prefix))
+			.map((entry) => decodeSignature(entry.slice(prefix.length), input.encoding)),
+	);
+	return verifySigned(input.secrets, 'text', input.algorithm, input.rawBody, candidates);
 }
 
 /** Runs the verifier of the configured scheme; `none` accepts everything, by the user's choice. */
@@ -128,40 +149,22 @@ export function verifyDelivery(
 	}
 }
 
-/**
- * The signing key of a secret. Standard Webhooks secrets `whsec_<base64>` are the decoded bytes,
- * as that spec says; every other secret, and every secret of the Stripe-style and plain HMAC
- * schemes (which use the secret string itself, whsec_ included, as Stripe does), is its UTF-8 bytes.
- */
-export function signingKey(secret: string, scheme: TriggerSettings['signatureScheme']) {
-	return scheme === 'standardWebhooks' ? standardWebhooksKey(secret) : utf8Key(secret);
-}
-
 /** A header by case-insensitive name; repeated headers are joined the way Node joins them. */
 export function headerValue(headers: HeaderMap, name: string): string | undefined {
 	const value = headers[name.toLowerCase()];
 	return Array.isArray(value) ? value.join(', ') : value;
 }
 
-function standardWebhooksKey(secret: string): Buffer | undefined {
-	if (!secret.startsWith(STANDARD_WEBHOOKS_PREFIX)) return utf8Key(secret);
-	const encoded = secret.slice(STANDARD_WEBHOOKS_PREFIX.length);
-	return BASE64.test(encoded) ? Buffer.from(encoded, 'base64') : undefined;
-}
-
-function utf8Key(secret: string): Buffer | undefined {
-	return secret === '' ? undefined : Buffer.from(secret, 'utf8');
-}
-
+/** Checks the timestamp, then the HMAC of `<signedPrefix><raw body>` against the candidates. */
 function verifyTimed(
 	input: TimedInput,
 	timestamp: string,
-	candidates: Array<Buffer | undefined>,
-	keyOf: (secret: string) => Buffer | undefined,
+	candidates: Buffer[],
+	format: KeyFormat,
 	signedPrefix: string,
 	eventId?: string,
 ): Verification {
-	if (!candidates.some(Boolean)) return rejected('malformed-header');
+	if (candidates.length === 0) return rejected('malformed-header');
 	const now = input.now ?? Date.now();
 	const time = checkTimestamp(
 		timestamp,
@@ -170,31 +173,62 @@ function verifyTimed(
 		now,
 	);
 	if (!time.ok) return time;
-	const parts = [signedPrefix, input.rawBody];
-	const result = verifySigned(input.secrets, keyOf, 'sha256', parts, candidates);
-	// Built field by field: spreading this union-shaped result took V8's slow path, ~6 µs a call.
-	if (!result.ok) return result;
-	return { ok: true, secretIndex: result.secretIndex, eventId, timestampMs: time.ms };
+	const secretIndex = matchingKey(
+		input.secrets,
+		format,
+		'sha256',
+		signedPrefix,
+		input.rawBody,
+		candidates,
+	);
+	if (secretIndex < 0) return rejected(secretIndex === NO_KEY ? 'no-secret' : 'signature-mismatch');
+	return { ok: true, secretIndex, eventId, timestampMs: time.ms };
 }
+
+const NO_KEY = -2;
+const NO_MATCH = -1;
 
 function verifySigned(
 	secrets: readonly string[],
-	keyOf: (secret: string) => Buffer | undefined,
+	format: KeyFormat,
 	algorithm: HmacAlgorithm,
-	signedParts: Array<string | Buffer>,
-	candidates: Array<Buffer | undefined>,
+	body: Buffer,
+	candidates: Buffer[],
 ): Verification {
-	const given = candidates.filter((candidate): candidate is Buffer => candidate !== undefined);
-	if (given.length === 0) return rejected('malformed-header');
-	const keys = secrets.map(keyOf);
-	if (!keys.some(Boolean)) return rejected('no-secret');
-	for (const [secretIndex, key] of keys.entries()) {
+	if (candidates.length === 0) return rejected('malformed-header');
+	const secretIndex = matchingKey(secrets, format, algorithm, '', body, candidates);
+	if (secretIndex < 0) return rejected(secretIndex === NO_KEY ? 'no-secret' : 'signature-mismatch');
+	return { ok: true, secretIndex };
+}
+
+/**
+ * The index of the secret whose HMAC of `<signedPrefix><body>` is among the candidates, trying
+ * the one that matched last first; NO_MATCH, or NO_KEY when no secret yields a key. A number,
+ * not an object: this runs per delivery.
+ */
+function matchingKey(
+	secrets: readonly string[],
+	format: KeyFormat,
+	algorithm: HmacAlgorithm,
+	signedPrefix: string,
+	body: Buffer,
+	candidates: Buffer[],
+): number {
+	const keyring = keyringFor(secrets, format);
+	const { keys } = keyring;
+	if (!keyring.usable) return NO_KEY;
+	for (let step = 0; step < keys.length; step++) {
+		const secretIndex = (keyring.first + step) % keys.length;
+		const key = keys[secretIndex];
 		if (!key) continue;
 		const hmac = createHmac(algorithm, key);
-		for (const part of signedParts) hmac.update(part);
-		if (matchesAny(hmac.digest(), given)) return { ok: true, secretIndex };
+		if (signedPrefix !== '') hmac.update(signedPrefix);
+		if (matchesAny(hmac.update(body).digest(), candidates)) {
+			keyring.first = secretIndex;
+			return secretIndex;
+		}
 	}
-	return rejected('signature-mismatch');
+	return NO_MATCH;
 }
 
 /** Constant-time: every candidate is compared in full, whichever one matches. */
@@ -208,9 +242,14 @@ function matchesAny(expected: Buffer, candidates: Buffer[]): boolean {
 	return matched;
 }
 
+function decoded(candidates: Array<Buffer | undefined>): Buffer[] {
+	return candidates.filter((candidate): candidate is Buffer => candidate !== undefined);
+}
+
 function decodeSignature(value: string | undefined, encoding: HmacEncoding): Buffer | undefined {
-	if (!value || !(encoding === 'hex' ? HEX : BASE64).test(value)) return undefined;
-	return Buffer.from(value, encoding);
+	if (!value) return undefined;
+	const valid = encoding === 'hex' ? value.length % 2 === 0 && HEX.test(value) : BASE64.test(value);
+	return valid ? Buffer.from(value, encoding) : undefined;
 }
 
 function rejected(reason: RejectionReason): Verification {

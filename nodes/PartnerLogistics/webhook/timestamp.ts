@@ -8,6 +8,7 @@ export type TimestampCheck =
 // 1e10 seconds is the year 2286 and 1e10 milliseconds is April 1970: the same cut n8n's own
 // webhook-signature-verification helper uses to tell the units apart.
 const MILLISECONDS_ABOVE = 1e10;
+const DIGITS = /^\d{1,16}$/;
 
 /**
  * Accepts a timestamp no further than `toleranceSeconds` from `now` in either direction. A sender
@@ -19,7 +20,7 @@ export function checkTimestamp(
 	unit: TimestampUnit,
 	now: number,
 ): TimestampCheck {
-	if (!/^\d{1,16}$/.test(value)) return { ok: false, reason: 'malformed-header' };
+	if (!DIGITS.test(value)) return { ok: false, reason: 'malformed-header' };
 	const number = Number(value);
 	const inMilliseconds =
 		unit === 'milliseconds' || (unit === 'auto' && number > MILLISECONDS_ABOVE);

@@ -63,13 +63,12 @@ describe.each(Object.keys(signers) as Array<keyof typeof signers>)(
 		const valid = eventBody(scheme);
 		let signed: Record<string, string>;
 
-		it('refuses a delivery signed with another secret: 401, naming the failed check', async () => {
+		it('refuses a delivery signed with another secret: 401, not saying which check failed', async () => {
 			const forged = sign(`whsec_${randomBytes(24).toString('base64')}`, valid);
 			const response = await deliver(valid, forged);
-			expect(response.status).toBe(401);
-			expect(response.body).toEqual({
-				message: 'Webhook signature verification failed',
-				reason: 'signature-mismatch',
+			expect(response).toEqual({
+				status: 401,
+				body: { message: 'Webhook signature verification failed' },
 			});
 		});
 
@@ -77,15 +76,16 @@ describe.each(Object.keys(signers) as Array<keyof typeof signers>)(
 			const tampered = valid.replace('CONFIRMED', 'CANCELLED');
 			const response = await deliver(tampered, sign(suite.signingSecret, valid));
 			expect(response.status).toBe(401);
-			expect(response.body).toMatchObject({ reason: 'signature-mismatch' });
 		});
 
 		if (scheme === 'stripe') {
 			it('refuses a correctly signed delivery with a timestamp 10 minutes old: 401', async () => {
 				const stale = sign(suite.signingSecret, valid, unixSeconds() - 600);
 				const response = await deliver(valid, stale);
-				expect(response.status).toBe(401);
-				expect(response.body).toMatchObject({ reason: 'stale-timestamp' });
+				expect(response).toEqual({
+					status: 401,
+					body: { message: 'Webhook signature verification failed' },
+				});
 			});
 		}
 

@@ -23,10 +23,11 @@ beforeAll(async () => {
 	// knows every trigger (an unsigned probe is then refused with 401 and starts nothing).
 	for (const base of suite.webhookProcesses) {
 		for (const setup of Object.keys(EVENT_SETUPS) as Array<keyof typeof EVENT_SETUPS>) {
-			await waitFor(`${setup} trigger on ${base}`, async () => {
+			const status = await waitFor(`${setup} trigger on ${base}`, async () => {
 				const probe = await requestJson(eventUrl(base, setup), { body: {} });
 				return probe.status === 404 ? undefined : probe.status;
 			});
+			expect(status).toBe(401);
 		}
 	}
 });

@@ -1,0 +1,80 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { PartnerLogisticsApi } from '../../credentials/PartnerLogisticsApi.credentials';
+
+// What a release must get right besides working code: a tarball holding only what n8n loads, docs
+// links that open the installed version's README, and release notes for the version. The release
+// workflow runs `npm test`, so a version bump that misses one of these stops there.
+const root = join(__dirname, '..', '..');
+const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const { name, version } = packageJson as { name: string; version: string };
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+
+/** GitHub's and npm's heading anchors: lower case, punctuation dropped, spaces to hyphens. */
+function headingAnchors(markdown: string): string[] {
+	return [...markdown.matchAll(/^#{1,6} (.+)$/gm)].map((match) =>
+		match[1]
+			.trim()
+			.toLowerCase()
+			.replace(/[^\p{L}\p{N} _-]/gu, '')
+			.replace(/ /g, '-'),
+	);
+}
+
+describe('a release', () => {
+	const [pack] = JSON.parse(
+		execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+			cwd: root,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'ignore'],
+		}),
+	) as Array<{ size: number; files: Array<{ path: string }> }>;
+	const paths = pack.files.map((file) => file.path);
+
+	test('ships only what n8n loads: compiled code, codex files, icons, README, LICENSE', () => {
+		// n8n requires the .js files named in package.json's n8n block (and what they import), reads
+		// the codex .node.json beside each node, and serves the icons. Source maps and type
+		// declarations are never read by anyone installing the package.
+		const unexpected = paths.filter(
+			(path) =>
+				!/^dist\/.+\.js$/.test(path) &&
+				!/^dist\/nodes\/.+\.node\.json$/.test(path) &&
+				!/^dist\/icons\/.+\.svg$/.test(path) &&
+				!['README.md', 'LICENSE', 'package.json'].includes(path),
+		);
+		expect(unexpected).toEqual([]);
+		const n8n = packageJson.n8n as { nodes: string[]; credentials: string[] };
+		for (const file of [...n8n.nodes, ...n8n.credentials]) expect(paths).toContain(file);
+		for (const node of n8n.nodes) expect(paths).toContain(node.replace(/\.js$/, '.json'));
+	});
+
+	test('keeps the tarball under 60 kB', () => {
+		expect(pack.size).toBeLessThanOrEqual(60 * 1024);
+	});
+
+	test("points every docs link at this version's README on npm, at a heading that exists", () => {
+		const codexUrls = ['PartnerLogistics', 'PartnerLogisticsTrigger'].flatMap((node) => {
+			const codex = JSON.parse(
+				readFileSync(join(root, 'nodes/PartnerLogistics', `${node}.node.json`), 'utf8'),
+			) as { resources: Record<string, Array<{ url: string }>> };
+			return Object.values(codex.resources).flatMap((links) => links.map((link) => link.url));
+		});
+		const urls = [new PartnerLogisticsApi().documentationUrl, ...codexUrls];
+		expect(urls).toHaveLength(5);
+		const anchors = headingAnchors(readme);
+		for (const url of urls) {
+			const [page, anchor] = url.split('#');
+			expect(page).toBe(`https://www.npmjs.com/package/${name}/v/${version}`);
+			expect(anchors).toContain(anchor);
+		}
+	});
+
+	test('has release notes for this version in CHANGELOG.md and the README', () => {
+		const changelog = readFileSync(join(root, 'CHANGELOG.md'), 'utf8');
+		expect(changelog).toMatch(new RegExp(`^## ${version.replace(/\./g, '\\.')} `, 'm'));
+		const history = readme.slice(readme.indexOf('## Version history'));
+		expect(history).toContain(`**${version}**`);
+	});
+});
