@@ -49,6 +49,14 @@ interface NodeRunTimes {
 	error?: { message: string; description?: string };
 }
 
+/** The n8n owner account every bench instance is set up with. */
+export const BENCH_OWNER = {
+	email: 'bench@partner-logistics.example',
+	firstName: 'Bench',
+	lastName: 'Owner',
+	password: 'Bench-Passw0rd!',
+};
+
 const progress = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 async function start(): Promise<BenchStack & { stop(): Promise<void> }> {
@@ -56,12 +64,7 @@ async function start(): Promise<BenchStack & { stop(): Promise<void> }> {
 	const workDir = mkdtempSync(join(tmpdir(), 'partner-logistics-bench-'));
 	const stack = await startStack({
 		workDir,
-		owner: {
-			email: 'bench@partner-logistics.example',
-			firstName: 'Bench',
-			lastName: 'Owner',
-			password: 'Bench-Passw0rd!',
-		},
+		owner: BENCH_OWNER,
 		fixtures: (sandbox) => {
 			const workflows = benchWorkflows(sandbox);
 			return {

@@ -18,6 +18,7 @@ import { installCleanupHooks } from '../test/e2e/lib/processes';
 import { startStack } from '../test/e2e/lib/stack';
 import { signStandardWebhook } from '../test/sandbox';
 import { BenchFailure, median, runWhenMain } from './report';
+import { BENCH_OWNER } from './stack';
 
 const CONCURRENCY = 20;
 const PER_ROUND = 40;
@@ -245,12 +246,7 @@ async function measure(n8nEnv: Record<string, string>): Promise<Measured> {
 	const secret = newSigningSecret();
 	const stack = await startStack({
 		workDir,
-		owner: {
-			email: 'bench@partner-logistics.example',
-			firstName: 'Bench',
-			lastName: 'Owner',
-			password: 'Bench-Passw0rd!',
-		},
+		owner: BENCH_OWNER,
 		fixtures: (sandbox) => ({
 			credentials: credentialsFor(sandbox, secret, ['full']),
 			workflows: workflows(),
