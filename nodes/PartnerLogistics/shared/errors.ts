@@ -54,6 +54,20 @@ export function describeApiError(
 	return { message, description };
 }
 
+/**
+ * The error for an answer that is neither a 2xx nor to be retried: a redirect that was refused, or
+ * the API's error status. One reading for every request, the hub picker's too.
+ */
+export function describeFailedAnswer(
+	response: { status: number; body: string; headers: Record<string, string | undefined> },
+	operation: { capability?: string },
+	secrets: string[],
+): ApiErrorText {
+	return response.status >= 300 && response.status < 400
+		? describeRedirect(response.status, response.headers.location)
+		: describeApiError(response.status, response.body, operation, secrets);
+}
+
 /** A 3xx is never followed: the API key must not travel to wherever the Location points. */
 export function describeRedirect(status: number, location: string | undefined): ApiErrorText {
 	const target = location ? safeLocation(location) : '(no Location header)';

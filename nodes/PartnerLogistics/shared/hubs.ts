@@ -8,14 +8,13 @@ import type {
 import { NodeApiError } from 'n8n-workflow';
 
 import {
-	describeApiError,
+	describeFailedAnswer,
 	describeFault,
-	describeRedirect,
 	describeUnexpectedBody,
 	readBody,
 	type ApiErrorText,
 } from './errors';
-import { DEFAULT_TIMEOUT_MS } from './settings';
+import { DEFAULT_TIMEOUT_MS, secretsOf } from './settings';
 import { CREDENTIAL_TYPE, defaultTransport, sendApiRequest } from './transport';
 
 /**
@@ -33,7 +32,7 @@ export async function searchHubs(
 		method: 'GET',
 		url: '/partner-api/hubs',
 	});
-	const secrets = [String(credentials.apiKey ?? '')];
+	const secrets = secretsOf(credentials);
 	const fail = (text: ApiErrorText, status?: number): never => {
 		throw new NodeApiError(this.getNode(), { status: status ?? 'no answer' } as JsonObject, {
 			message: `Could not load hubs: ${text.message}`,
@@ -46,10 +45,8 @@ export async function searchHubs(
 			describeFault(exchange.fault, 0, { timeoutMs: DEFAULT_TIMEOUT_MS, mutating: false }),
 		);
 	}
-	const { status, body, headers } = exchange.response;
-	if (status >= 300 && status < 400)
-		return fail(describeRedirect(status, headers.location), status);
-	if (status >= 400) return fail(describeApiError(status, body, {}, secrets), status);
+	const { status, body } = exchange.response;
+	if (status >= 300) return fail(describeFailedAnswer(exchange.response, {}, secrets), status);
 	const hubs = readBody(body);
 	if (hubs === undefined) {
 		return fail(describeUnexpectedBody(status, body, 'the list of hubs', secrets), status);

@@ -3,10 +3,9 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { buildBody } from './body';
 import {
-	describeApiError,
+	describeFailedAnswer,
 	describeFault,
 	describeLongRetryAfter,
-	describeRedirect,
 	describeUnexpectedBody,
 	evidence,
 	readBody,
@@ -230,9 +229,14 @@ async function send(run: Run, request: ApiRequest): Promise<ApiResponse> {
 		const exchange = await sendApiRequest(run.context, settings.transport, request);
 		if (signal?.aborted) throw cancelled(run);
 		const response = 'response' in exchange ? exchange.response : undefined;
-		const attempt: Attempt = response
-			? { kind: 'status', status: response.status, retryAfter: response.headers['retry-after'] }
-			: { kind: 'fault', code: (exchange as { fault: string }).fault };
+		const attempt: Attempt =
+			'fault' in exchange
+				? { kind: 'fault', code: exchange.fault }
+				: {
+						kind: 'status',
+						status: exchange.response.status,
+						retryAfter: exchange.response.headers['retry-after'],
+					};
 		if (response && response.status < 300) {
 			pacer.accepted();
 			return response;
@@ -252,17 +256,17 @@ async function send(run: Run, request: ApiRequest): Promise<ApiResponse> {
 			continue;
 		}
 		const retries = state.busyRetries + state.faultRetries;
-		if (!response) {
+		if ('fault' in exchange) {
 			throw apiError(
 				run,
 				undefined,
-				describeFault((attempt as { code: string }).code, retries, {
+				describeFault(exchange.fault, retries, {
 					timeoutMs: settings.transport.timeoutMs,
 					mutating: !isReadOnly(run.spec),
 				}),
 			);
 		}
-		throw apiError(run, response, failureText(run, response, decision, retries));
+		throw apiError(run, exchange.response, failureText(run, exchange.response, decision, retries));
 	}
 }
 
@@ -272,13 +276,10 @@ function failureText(
 	decision: ReturnType<typeof decideRetry>,
 	retries: number,
 ): ApiErrorText {
-	if (response.status >= 300 && response.status < 400) {
-		return describeRedirect(response.status, response.headers.location);
-	}
 	if (!decision.retry && decision.reason === 'retry-after-too-long') {
 		return describeLongRetryAfter(decision.waitMs ?? 0, MAX_RETRY_DELAY_MS);
 	}
-	const text = describeApiError(response.status, response.body, run.spec, run.settings.secrets);
+	const text = describeFailedAnswer(response, run.spec, run.settings.secrets);
 	if (retries === 0) return text;
 	const note = `Gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'}.`;
 	return { ...text, description: `${text.description} ${note}` };
@@ -287,11 +288,11 @@ function failureText(
 /** The item's NodeApiError: our message, the API's answer as evidence (capped, redacted). */
 function apiError(run: Run, response: ApiResponse | undefined, text: ApiErrorText): NodeApiError {
 	const parsed = response ? readBody(redact(response.body, run.settings.secrets)) : undefined;
-	const evidence: JsonObject =
+	const errorResponse: JsonObject =
 		parsed && typeof parsed === 'object' && !Array.isArray(parsed)
 			? (parsed as JsonObject)
 			: { status: response?.status ?? 'no answer' };
-	return new NodeApiError(run.context.getNode(), evidence, {
+	return new NodeApiError(run.context.getNode(), errorResponse, {
 		message: text.message,
 		description: text.description,
 		httpCode: response ? String(response.status) : undefined,

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { PacerSettings } from './pacer';
@@ -81,12 +86,17 @@ export async function readRunSettings(context: IExecuteFunctions): Promise<RunSe
 			proxy: parseProxy(requestOptions.proxy),
 			skipSslCertificateValidation: requestOptions.allowUnauthorizedCerts === true,
 		},
-		secrets: [
-			credentials.apiKey,
-			credentials.webhookSigningSecret,
-			credentials.previousWebhookSigningSecret,
-		].filter((secret): secret is string => typeof secret === 'string' && secret !== ''),
+		secrets: secretsOf(credentials),
 	};
+}
+
+/** Values never to show in an error: the API key and the webhook signing secrets. */
+export function secretsOf(credentials: ICredentialDataDecryptedObject): string[] {
+	return [
+		credentials.apiKey,
+		credentials.webhookSigningSecret,
+		credentials.previousWebhookSigningSecret,
+	].filter((secret): secret is string => typeof secret === 'string' && secret !== '');
 }
 
 /** n8n's Proxy option, `http://user:pass@host:port`, as the request helper takes it. */
