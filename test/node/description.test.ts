@@ -268,3 +268,21 @@ test('the Options defaults the editor shows are the ones the pipeline uses', () 
 	);
 	expect(defaults).toEqual(DEFAULTS);
 });
+
+test('no parameter asks n8n to convert its value: the pipeline reads stored values as they are', () => {
+	// shared/parameters.ts takes a value without an expression as stored, and batches expressions;
+	// n8n's getNodeParameter would differ only by converting values of a `validateType`.
+	const all = (properties: INodeProperties[]): INodeProperties[] =>
+		properties.flatMap((property) => [
+			property,
+			...(property.options ?? []).flatMap((option) =>
+				'values' in option
+					? all(option.values)
+					: 'displayName' in option && 'type' in option
+						? all([option as INodeProperties])
+						: [],
+			),
+		]);
+	const converted = all(description.properties).filter((property) => property.validateType);
+	expect(converted.map((property) => property.name)).toEqual([]);
+});

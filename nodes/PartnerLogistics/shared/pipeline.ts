@@ -15,7 +15,7 @@ import {
 import { deriveIdempotencyKey, runScope } from './idempotency';
 import { isReadOnly, pathIds, type OperationSpec } from './operation';
 import { Pacer, type Clock } from './pacer';
-import { parameterReader } from './parameters';
+import { parameterReaders, type ParameterReaders } from './parameters';
 import { readListPage, readRecords } from './response';
 import { decideRetry, MAX_RETRY_DELAY_MS, type Attempt, type RetryState } from './retry';
 import type { ParameterReader } from './routeBody';
@@ -58,6 +58,7 @@ export async function runOperation(
 		signal,
 		wait,
 		pacer: new Pacer(settings.pacer, clock),
+		readers: parameterReaders(context),
 		scope: isReadOnly(spec) ? undefined : runScope(context, `${resource}.${spec.value}`),
 	};
 	const continueOnFail = context.continueOnFail();
@@ -99,12 +100,13 @@ interface Run {
 	/** Sleeps, waking early when the execution is cancelled. */
 	wait: (ms: number) => Promise<void>;
 	pacer: Pacer;
+	readers: ParameterReaders;
 	scope: ReturnType<typeof runScope> | undefined;
 }
 
 /** One item: its request(s), and the records its answer(s) hold. */
 async function runItem(run: Run, itemIndex: number, item: IDataObject): Promise<IDataObject[]> {
-	const read = parameterReader(run.context, itemIndex);
+	const read = run.readers(itemIndex);
 	const request = prepare(run, read, itemIndex, item);
 	return run.spec.list
 		? await listRecords(run, request, read)

@@ -1,0 +1,72 @@
+import { deepCopy } from 'n8n-workflow';
+
+/**
+ * Evaluating an item's parameters in one expression instead of one per parameter.
+ *
+ * n8n evaluates every `={{ … }}` parameter on its own: a fresh data proxy, and in n8n 2.x a call
+ * into its sandboxed expression isolate, for each. A route mapped by seven expressions paid that
+ * seven times per item. Parameters whose expressions are each one whole `{{ … }}` (what the editor
+ * writes when a field is dragged in) are instead evaluated together, as one array, per item.
+ */
+
+/** Where one expression sits in a parameter's stored value, and its code. */
+export interface ExpressionLeaf {
+	path: Array<string | number>;
+	code: string;
+}
+
+/** `={{ code }}` and nothing else, with no template inside the code. */
+const WHOLE_EXPRESSION = /^=\{\{([\s\S]*)\}\}$/;
+
+/**
+ * The expressions a stored parameter value holds, or undefined when one of them cannot join a
+ * batch: text around `{{ }}` (a template, which n8n renders as text), or `$parameter`, which n8n
+ * resolves against the parameter's siblings and so depends on where the expression sits.
+ */
+export function expressionLeaves(
+	value: unknown,
+	path: Array<string | number> = [],
+): ExpressionLeaf[] | undefined {
+	if (typeof value === 'string') {
+		if (!value.startsWith('=')) return [];
+		const code = WHOLE_EXPRESSION.exec(value)?.[1];
+		if (code === undefined || /\{\{|\}\}|\$parameter/.test(code)) return undefined;
+		return [{ path, code }];
+	}
+	if (!value || typeof value !== 'object') return [];
+	const leaves: ExpressionLeaf[] = [];
+	for (const [key, child] of Object.entries(value)) {
+		const found = expressionLeaves(child, [...path, Array.isArray(value) ? Number(key) : key]);
+		if (!found) return undefined;
+		leaves.push(...found);
+	}
+	return leaves;
+}
+
+/**
+ * One expression whose value is the array of the codes' values, in order. Each code stands on its
+ * own lines, so a trailing `// comment` in one cannot swallow the next. A value that is a function
+ * or an object (a date, a list) comes back as a marker, so the caller evaluates that parameter the
+ * usual way and gets n8n's own message or conversion for it.
+ */
+export function batchExpression(codes: string[]): string {
+	const values = codes.map((code) => `(\n${code}\n)`).join(',\n');
+	return `{{ [\n${values}\n].map((value) => value !== null && (typeof value === 'object' || typeof value === 'function') ? { unbatchable: true } : value) }}`;
+}
+
+/** A value batched as is: a scalar, never the marker of batchExpression. */
+export function isBatchable(value: unknown): boolean {
+	return value === null || (typeof value !== 'object' && typeof value !== 'function');
+}
+
+/** A copy of `stored` with each leaf's expression replaced by its value. */
+export function withValues(stored: unknown, leaves: ExpressionLeaf[], values: unknown[]): unknown {
+	if (leaves.length === 1 && leaves[0].path.length === 0) return values[0];
+	const copy = deepCopy(stored as object) as Record<string | number, unknown>;
+	leaves.forEach(({ path }, index) => {
+		let parent = copy;
+		for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+		parent[path[path.length - 1]] = values[index];
+	});
+	return copy;
+}
