@@ -112,9 +112,11 @@ describe('Idempotency-Key', () => {
 	});
 
 	test('a concurrent duplicate while the first is in flight: 409 IDEMPOTENCY_REQUEST_IN_PROGRESS', async () => {
-		sandbox.admin.setFaults({ delayMs: 150 });
+		// Wide margins both ways, so a loaded machine cannot reorder them: the first has 300 ms to
+		// arrive and reserve its key, the second 1.7 s to arrive while the first is held.
+		sandbox.admin.setFaults({ delayMs: 2000 });
 		const first = api.post('/partner-api/booking-quotes', route, { idempotencyKey: 'slow' });
-		await new Promise((r) => setTimeout(r, 50));
+		await new Promise((r) => setTimeout(r, 300));
 		const second = await api.post('/partner-api/booking-quotes', route, { idempotencyKey: 'slow' });
 		expect([second.status, second.body.code]).toEqual([409, 'IDEMPOTENCY_REQUEST_IN_PROGRESS']);
 		expect((await first).status).toBe(201);
