@@ -32,9 +32,9 @@ export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 	/** The values of this item's batched parameters, by name; what could not be batched is left out. */
 	const evaluateBatch = (itemIndex: number): Map<string, BodyValue> => {
 		const values = new Map<string, BodyValue>();
-		if (!batching || batch.size < 2) return values;
 		const names = [...batch.keys()];
 		const codes = names.flatMap((name) => batch.get(name)!.map((leaf) => leaf.code));
+		if (!batching || codes.length < 2) return values;
 		let results: unknown[];
 		try {
 			results = context.evaluateExpression(batchExpression(codes), itemIndex) as unknown[];
