@@ -15,7 +15,7 @@ import {
 	type ApiErrorText,
 } from './errors';
 import { DEFAULT_TIMEOUT_MS, secretsOf } from './settings';
-import { CREDENTIAL_TYPE, defaultTransport, sendApiRequest } from './transport';
+import { CREDENTIAL_TYPE, sendApiRequest, transportOf } from './transport';
 
 /**
  * Active hubs for the hub pickers (GET /partner-api/hubs). The spec shows no hub field but the
@@ -27,7 +27,7 @@ export async function searchHubs(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	const transport = defaultTransport(credentials, DEFAULT_TIMEOUT_MS);
+	const transport = transportOf(credentials, { timeoutMs: DEFAULT_TIMEOUT_MS });
 	const exchange = await sendApiRequest(this, transport, {
 		method: 'GET',
 		url: '/partner-api/hubs',

@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { PacerSettings } from './pacer';
 import type { RetryBudget } from './retry';
-import { baseUrlOf, CREDENTIAL_TYPE, type Transport } from './transport';
+import { CREDENTIAL_TYPE, transportOf, type Transport } from './transport';
 
 /**
  * Defaults of the node's Options, shown by its description (shared/options.ts). Ten retries of
@@ -62,7 +62,6 @@ export async function readRunSettings(context: IExecuteFunctions): Promise<RunSe
 	const requestOptions = (context.getNodeParameter('requestOptions', 0, {}) ?? {}) as IDataObject;
 	const batch = ((requestOptions.batching as IDataObject | undefined)?.batch ?? {}) as IDataObject;
 	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
-	const reference = context.getNode().credentials?.[CREDENTIAL_TYPE];
 	const timeout = Number(requestOptions.timeout);
 	return {
 		budget: { maxRetries: option('maxRetries'), faultRetries: option('faultRetries') },
@@ -74,18 +73,12 @@ export async function readRunSettings(context: IExecuteFunctions): Promise<RunSe
 					? { size: Math.max(1, Number(batch.batchSize)), intervalMs: Number(batch.batchInterval) }
 					: undefined,
 		},
-		transport: {
-			credentials: {
-				id: reference?.id ?? '',
-				name: reference?.name ?? '',
-				type: CREDENTIAL_TYPE,
-				data: credentials,
-			},
-			baseUrl: baseUrlOf(credentials),
+		transport: transportOf(credentials, {
+			reference: context.getNode().credentials?.[CREDENTIAL_TYPE],
 			timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : DEFAULT_TIMEOUT_MS,
 			proxy: parseProxy(requestOptions.proxy),
 			skipSslCertificateValidation: requestOptions.allowUnauthorizedCerts === true,
-		},
+		}),
 		secrets: secretsOf(credentials),
 	};
 }

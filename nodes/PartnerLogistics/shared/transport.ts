@@ -11,7 +11,7 @@ import type {
 export const CREDENTIAL_TYPE = 'partnerLogisticsApi';
 
 /** The credential's Base URL without trailing slashes, so paths can always start with one. */
-export function baseUrlOf(credentials: ICredentialDataDecryptedObject): string {
+function baseUrlOf(credentials: ICredentialDataDecryptedObject): string {
 	return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
 }
 
@@ -42,16 +42,28 @@ export interface Transport {
 /** An answer, or a connection that broke, timed out or was never made (`fault`: its code). */
 export type Exchange = { response: ApiResponse } | { fault: string };
 
-/** The transport of a call outside a run (the hub picker): the credential, default settings. */
-export function defaultTransport(
+/**
+ * The transport for a credential: a run passes n8n's Request Options and the node's credential
+ * reference; a call outside a run (the hub picker) takes the defaults.
+ */
+export function transportOf(
 	credentials: ICredentialDataDecryptedObject,
-	timeoutMs: number,
+	options: Partial<Omit<Transport, 'credentials' | 'baseUrl' | 'timeoutMs'>> & {
+		timeoutMs: number;
+		reference?: { id?: string | null; name?: string };
+	},
 ): Transport {
+	const { reference, ...settings } = options;
 	return {
-		credentials: { id: '', name: '', type: CREDENTIAL_TYPE, data: credentials },
+		credentials: {
+			id: reference?.id ?? '',
+			name: reference?.name ?? '',
+			type: CREDENTIAL_TYPE,
+			data: credentials,
+		},
 		baseUrl: baseUrlOf(credentials),
-		timeoutMs,
 		skipSslCertificateValidation: false,
+		...settings,
 	};
 }
 
