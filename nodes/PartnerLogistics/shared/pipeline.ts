@@ -239,11 +239,8 @@ async function send(run: Run, request: ApiRequest): Promise<ApiResponse> {
 						status: exchange.response.status,
 						retryAfter: exchange.response.headers['retry-after'],
 					};
-		if (response && response.status < 300) {
-			pacer.accepted();
-			return response;
-		}
 		if (response && response.status !== 429) pacer.accepted();
+		if (response && response.status < 300) return response;
 		const decision = decideRetry(attempt, state, settings.budget);
 		if (decision.retry) {
 			if (decision.busy) {
