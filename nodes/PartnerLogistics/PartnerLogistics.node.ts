@@ -51,7 +51,8 @@ export class PartnerLogistics implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'partnerLogisticsApi', required: true }],
-		// Where the API lives; the pipeline sends with these settings (shared/transport.ts).
+		// Marks the node as declarative for n8n (n8n's shouldAssignExecuteMethod, since the node
+		// has listSearch methods); requests are sent by shared/transport.ts, not from here.
 		requestDefaults: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
 			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
