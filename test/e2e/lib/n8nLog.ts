@@ -46,15 +46,19 @@ export class N8nLog {
 		} finally {
 			closeSync(fd);
 		}
-		return buffer
-			.toString('utf8')
-			.split('\n')
-			.flatMap((line) => {
-				try {
-					return [JSON.parse(line)];
-				} catch {
-					return [];
-				}
-			});
+		return jsonLines(buffer.toString('utf8'));
 	}
+}
+
+/** The JSON lines of n8n's log text; a partial or non-JSON line is skipped. */
+export function jsonLines(
+	text: string,
+): Array<{ message?: string; metadata?: Record<string, unknown> }> {
+	return text.split('\n').flatMap((line) => {
+		try {
+			return [JSON.parse(line)];
+		} catch {
+			return [];
+		}
+	});
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 
 import { sleep, waitFor } from '../../e2e/lib/http';
 import type { Execution, N8nClient } from '../../e2e/lib/n8nApi';
+import { jsonLines } from '../../e2e/lib/n8nLog';
 
 const FINAL = ['success', 'error', 'crashed', 'canceled'];
 
@@ -33,18 +34,8 @@ export async function settledExecutions(
 }
 
 /** n8n's JSON log lines of one process. */
-export function logLines(
-	file: string,
-): Array<{ message?: string; metadata?: Record<string, unknown> }> {
-	return readFileSync(file, 'utf8')
-		.split('\n')
-		.flatMap((line) => {
-			try {
-				return [JSON.parse(line)];
-			} catch {
-				return [];
-			}
-		});
+export function logLines(file: string): ReturnType<typeof jsonLines> {
+	return jsonLines(readFileSync(file, 'utf8'));
 }
 
 /** Whether a process logged that it, as a worker, ran this execution. */
