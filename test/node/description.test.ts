@@ -3,6 +3,7 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { PartnerLogistics } from '../../nodes/PartnerLogistics/PartnerLogistics.node';
 import { DEFAULTS } from '../../nodes/PartnerLogistics/shared/settings';
+import { fieldName } from '../../nodes/PartnerLogistics/shared/validate';
 
 // What the editor shows: n8n's own NodeHelpers decide which parameters are displayed for the
 // values chosen so far, exactly as the node panel does.
@@ -23,6 +24,19 @@ function shown(values: INodeParameters): string[] {
 		(name) => !['resource', 'operation', 'options'].includes(name),
 	);
 }
+
+/** Every property, those inside collections and fixed collections included. */
+const everyProperty = (properties: INodeProperties[]): INodeProperties[] =>
+	properties.flatMap((property) => [
+		property,
+		...(property.options ?? []).flatMap((option) =>
+			'values' in option
+				? everyProperty(option.values)
+				: 'displayName' in option && 'type' in option
+					? everyProperty([option as INodeProperties])
+					: [],
+		),
+	]);
 
 const quote = (values: INodeParameters) =>
 	shown({ resource: 'quote', operation: 'create', ...values });
@@ -272,17 +286,20 @@ test('the Options defaults the editor shows are the ones the pipeline uses', () 
 test('no parameter asks n8n to convert its value: the pipeline reads stored values as they are', () => {
 	// shared/parameters.ts takes a value without an expression as stored, and batches expressions;
 	// n8n's getNodeParameter would differ only by converting values of a `validateType`.
-	const all = (properties: INodeProperties[]): INodeProperties[] =>
-		properties.flatMap((property) => [
-			property,
-			...(property.options ?? []).flatMap((option) =>
-				'values' in option
-					? all(option.values)
-					: 'displayName' in option && 'type' in option
-						? all([option as INodeProperties])
-						: [],
-			),
-		]);
-	const converted = all(description.properties).filter((property) => property.validateType);
+	const converted = everyProperty(description.properties).filter(
+		(property) => property.validateType,
+	);
 	expect(converted.map((property) => property.name)).toEqual([]);
+});
+
+test('error messages name each field with the label the editor shows for it', () => {
+	// validate.ts keeps its own table of labels (it is pure, the description imports it): it must
+	// not drift from the description's display names.
+	const drifted = everyProperty(description.properties)
+		.map(({ name, displayName }) => ({ name, named: fieldName(name), displayName }))
+		.filter(
+			({ name, named, displayName }) => named !== name && named !== `${displayName} (${name})`,
+		);
+	expect(drifted).toEqual([]);
+	expect(fieldName('pickupLatitude')).toBe('Pickup Latitude (pickupLatitude)');
 });
