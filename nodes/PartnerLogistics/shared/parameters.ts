@@ -24,41 +24,55 @@ export type ParameterReaders = (itemIndex: number) => ParameterReader;
  * our properties declares a `validateType` for n8n's schema check to convert.
  */
 export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
-	const stored = context.getNode().parameters;
-	/** Parameters read by expression so far, with their expressions. */
-	const batch = new Map<string, ExpressionLeaf[]>();
+	const parameters = context.getNode().parameters;
+	/** Each parameter's stored value and its expressions: the same for every item of the run. */
+	const storedOf = new Map<string, Stored>();
+	const stored = (name: string): Stored => {
+		let found = storedOf.get(name);
+		if (!found) {
+			const value = at(parameters, name);
+			found = { value, leaves: expressionLeaves(value) };
+			storedOf.set(name, found);
+		}
+		return found;
+	};
+	/** Parameters read by expression so far, and the one expression that evaluates them all. */
+	const batch: string[] = [];
+	let batchCode: { expression: string; count: number } | undefined;
 	let batching = true;
 
 	/** The values of this item's batched parameters, by name; what could not be batched is left out. */
 	const evaluateBatch = (itemIndex: number): Map<string, BodyValue> => {
 		const values = new Map<string, BodyValue>();
-		const names = [...batch.keys()];
-		const codes = names.flatMap((name) => batch.get(name)!.map((leaf) => leaf.code));
-		if (!batching || codes.length < 2) return values;
+		if (!batching) return values;
+		if (!batchCode) {
+			const codes = batch.flatMap((name) => stored(name).leaves!.map((leaf) => leaf.code));
+			batchCode = { expression: batchExpression(codes), count: codes.length };
+		}
+		if (batchCode.count < 2) return values;
 		let results: unknown[];
 		try {
-			results = context.evaluateExpression(batchExpression(codes), itemIndex) as unknown[];
+			results = context.evaluateExpression(batchCode.expression, itemIndex) as unknown[];
 		} catch {
 			// The item's data or the batch itself is at fault: each parameter is read the usual
 			// way, and one that fails is left to fail again when the operation reads it, naming
 			// itself. A batch that fails where each of its parameters works on its own is not tried
 			// again in this run.
-			for (const name of names) {
+			for (const name of batch) {
 				try {
 					values.set(name, evaluate(name, itemIndex));
 				} catch {
 					// read again (and reported) if the operation needs it
 				}
 			}
-			batching = values.size < names.length;
+			batching = values.size < batch.length;
 			return values;
 		}
 		let offset = 0;
-		for (const name of names) {
-			const leaves = batch.get(name)!;
-			const own = results.slice(offset, (offset += leaves.length));
-			if (own.every(isBatchable))
-				values.set(name, withValues(at(stored, name), leaves, own) as BodyValue);
+		for (const name of batch) {
+			const { value, leaves } = stored(name);
+			const own = results.slice(offset, (offset += leaves!.length));
+			if (own.every(isBatchable)) values.set(name, withValues(value, leaves!, own) as BodyValue);
 		}
 		return values;
 	};
@@ -71,19 +85,27 @@ export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 		return (name) => {
 			cache ??= evaluateBatch(itemIndex);
 			if (cache.has(name)) return unwrap(cache.get(name));
-			const value = at(stored, name);
-			const leaves = expressionLeaves(value);
+			const { value, leaves } = stored(name);
 			let read: BodyValue;
 			if (leaves?.length === 0) {
 				read = (typeof value === 'object' && value !== null ? deepCopy(value) : value) as BodyValue;
 			} else {
 				read = evaluate(name, itemIndex);
-				if (leaves) batch.set(name, leaves);
+				if (leaves && !batch.includes(name)) {
+					batch.push(name);
+					batchCode = undefined;
+				}
 			}
 			cache.set(name, read);
 			return unwrap(read);
 		};
 	};
+}
+
+/** A parameter as stored on the node, and the expressions it holds (undefined: not batchable). */
+interface Stored {
+	value: unknown;
+	leaves: ExpressionLeaf[] | undefined;
 }
 
 /** A stored parameter by its n8n path (`options.idempotencyKey`). */
