@@ -10,6 +10,7 @@ import type {
 	OrgId,
 	QuotationInput,
 	RedirectTarget,
+	RefuseFault,
 	SandboxAdmin,
 } from './types';
 import { haulageQuotationView, paymentView, quoteRequestView } from './views';
@@ -70,7 +71,9 @@ const RULE_KINDS = [
 	'empty200',
 	'resetAfterCommit',
 	'slow',
+	'refuse',
 ];
+const REFUSAL_STATUSES = [400, 403, 404, 422];
 const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
 
 function isWholeNumber(n: unknown, min: number): boolean {
@@ -122,6 +125,22 @@ function validateRule(rule: FaultRule): void {
 	}
 	if (rule.kind === 'slow' && !(typeof rule.delayMs === 'number' && rule.delayMs >= 0)) {
 		throw badInput('failNext.delayMs', 'A slow rule needs delayMs, a number >= 0.');
+	}
+	if (rule.kind === 'refuse') validateRefusal(rule);
+}
+
+function validateRefusal(rule: RefuseFault): void {
+	if (rule.status !== undefined && !REFUSAL_STATUSES.includes(rule.status)) {
+		throw badInput(
+			'failNext.status',
+			`A refuse rule's status must be one of ${REFUSAL_STATUSES.join(', ')}; got ${rule.status}.`,
+		);
+	}
+	for (const field of ['code', 'message', 'field'] as const) {
+		const value = rule[field];
+		if (value !== undefined && !(typeof value === 'string' && value !== '')) {
+			throw badInput(`failNext.${field}`, `failNext ${field} must be a non-empty string.`);
+		}
 	}
 }
 
@@ -275,6 +294,11 @@ export function createAdmin(core: SandboxCore, redirectTarget: RedirectTarget): 
 		setQuoteTtl(ms: number) {
 			if (typeof ms !== 'number' || !(ms >= 0)) throw badInput('ms', 'ms must be a number >= 0.');
 			core.settings.quoteTtlMs = ms;
+		},
+
+		setReplayRefusals(enabled: boolean) {
+			if (typeof enabled !== 'boolean') throw badInput('enabled', 'enabled must be a boolean.');
+			core.settings.replayRefusals = enabled;
 		},
 
 		state(): SandboxState {

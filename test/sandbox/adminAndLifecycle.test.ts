@@ -195,6 +195,7 @@ describe('lifecycle', () => {
 				'--json',
 				'--rate-limit',
 				'5',
+				'--replay-refusals',
 			],
 			{
 				env: { ...process.env, SANDBOX_KEYS_JSON: JSON.stringify({ otherOrg: 'org-b-fixed' }) },
@@ -222,8 +223,8 @@ describe('lifecycle', () => {
 			const state = await fetch(`${info.origin}/__admin/state`, {
 				headers: { 'x-sandbox-admin-token': info.adminToken },
 			});
-			const { settings } = (await state.json()) as { settings: { rateLimitPerSecond: number } };
-			expect(settings.rateLimitPerSecond).toBe(5);
+			const { settings } = (await state.json()) as { settings: Record<string, unknown> };
+			expect(settings).toMatchObject({ rateLimitPerSecond: 5, replayRefusals: true });
 		} finally {
 			const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
 			child.kill('SIGTERM');

@@ -112,6 +112,11 @@ function adminRoutes(
 		},
 		{
 			method: 'POST',
+			path: '/__admin/replay-refusals',
+			handle: (_p, body) => (admin.setReplayRefusals(body.enabled as boolean), OK),
+		},
+		{
+			method: 'POST',
 			path: '/__admin/webhooks/send',
 			handle: (_p, body) => admin.sendWebhook(body as unknown as SendWebhookOptions),
 		},

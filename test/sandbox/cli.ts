@@ -14,6 +14,8 @@ const USAGE = `Usage: ts-node --transpile-only test/sandbox/cli.ts [options]
   --admin-token T     (env SANDBOX_ADMIN_TOKEN; default random)
   --list-shape S      array | cursor (env SANDBOX_LIST_SHAPE; default array)
   --seed N            seed for random fault rates
+  --replay-refusals   also store and replay a handler's 4xx other than 409/429
+                      (env SANDBOX_REPLAY_REFUSALS=1|true|0|false; default off)
   --json              one JSON line on stdout, the human block on stderr`;
 
 function numberOption(value: string | undefined, name: string): number | undefined {
@@ -22,6 +24,13 @@ function numberOption(value: string | undefined, name: string): number | undefin
 	if (!Number.isFinite(n))
 		throw new Error(`${name} must be a number; got ${JSON.stringify(value)}`);
 	return n;
+}
+
+function booleanEnv(value: string | undefined, name: string): boolean | undefined {
+	if (value === undefined || value === '') return undefined;
+	if (['1', 'true'].includes(value.toLowerCase())) return true;
+	if (['0', 'false'].includes(value.toLowerCase())) return false;
+	throw new Error(`${name} must be 1, true, 0 or false; got ${JSON.stringify(value)}`);
 }
 
 function readKeys(file: string | undefined): Partial<SandboxKeys> | undefined {
@@ -39,6 +48,7 @@ async function main() {
 			'admin-token': { type: 'string' },
 			'list-shape': { type: 'string' },
 			seed: { type: 'string' },
+			'replay-refusals': { type: 'boolean', default: false },
 			json: { type: 'boolean', default: false },
 			help: { type: 'boolean', default: false },
 		},
@@ -57,6 +67,9 @@ async function main() {
 		adminToken: values['admin-token'] ?? env.SANDBOX_ADMIN_TOKEN,
 		listShape: (values['list-shape'] ?? env.SANDBOX_LIST_SHAPE) as ListShape | undefined,
 		seed: numberOption(values.seed, '--seed'),
+		replayRefusals:
+			values['replay-refusals'] ||
+			booleanEnv(env.SANDBOX_REPLAY_REFUSALS, 'SANDBOX_REPLAY_REFUSALS'),
 	});
 
 	const info = {

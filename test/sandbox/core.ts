@@ -13,6 +13,8 @@ export interface Settings {
 	quoteTtlMs: number;
 	rateLimitPerSecond: number | null;
 	listShape: ListShape;
+	/** Replay-refusals mode: a handler's 4xx other than 409 and 429 is stored for replay too. */
+	replayRefusals: boolean;
 }
 
 export class SandboxCore {

@@ -1,6 +1,7 @@
-// What an answering fault sends instead of the API: error JSON, a redirect, an HTML page or nothing.
+// What an answering fault sends instead of the API: error JSON, a redirect, an HTML page or
+// nothing; and the error JSON a refuse rule answers instead of the handler.
 import { ApiError } from './errors';
-import type { AppliedFault, FaultRule, StatusFault } from './types';
+import type { AppliedFault, FaultRule, RefuseFault, RefusalStatus, StatusFault } from './types';
 
 export interface FaultAnswer {
 	status: number;
@@ -16,6 +17,13 @@ const FAULT_CODES: Record<StatusFault['status'], [string, string]> = {
 	502: ['BAD_GATEWAY', 'Bad gateway (injected by the sandbox).'],
 	503: ['SERVICE_UNAVAILABLE', 'Service temporarily unavailable (injected by the sandbox).'],
 	429: ['RATE_LIMITED', 'Rate limit exceeded (injected by the sandbox).'],
+};
+
+const REFUSAL_CODES: Record<RefusalStatus, string> = {
+	400: 'VALIDATION_ERROR',
+	403: 'FORBIDDEN',
+	404: 'NOT_FOUND',
+	422: 'UNPROCESSABLE_ENTITY',
 };
 
 const HTML = 'text/html; charset=utf-8';
@@ -38,6 +46,16 @@ export function statusAnswer(
 	const details = retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter };
 	const error = new ApiError(status, code, message, { injected: true, ...details }, headers);
 	return { status, body: JSON.stringify(error.body), headers: error.headers, fault };
+}
+
+/** What a refuse rule answers in place of the handler: the error JSON, marked injected. */
+export function refusalAnswer(rule: RefuseFault): FaultAnswer {
+	const status = rule.status ?? 400;
+	const code = rule.code ?? REFUSAL_CODES[status];
+	const message = rule.message ?? `Refused by the sandbox (injected refuse rule): ${code}.`;
+	const field = rule.field === undefined ? {} : { field: rule.field };
+	const error = new ApiError(status, code, message, { ...field, injected: true });
+	return { status, body: JSON.stringify(error.body), headers: error.headers, fault: 'refuse' };
 }
 
 function escapeHtml(text: string): string {
@@ -68,7 +86,7 @@ function proxyErrorPage(title: string): string {
 `;
 }
 
-/** The answer of a rule that answers before the API runs (every kind but slow and resetAfterCommit). */
+/** The answer of a rule that answers on arrival, before the API runs (PHASE_OF in faults.ts). */
 export function answerFor(
 	rule: FaultRule,
 	redirectOrigin: string,

@@ -286,6 +286,10 @@ describe('rules over HTTP', () => {
 		[{ status: 429, retryAfterSeconds: 1.5 }, 'failNext.retryAfterSeconds'],
 		[{ status: 418 }, 'failNext.status'],
 		[{ kind: 'html200', times: 0 }, 'failNext.times'],
+		[{ kind: 'refuse', status: 409 }, 'failNext.status'],
+		[{ kind: 'refuse', code: '' }, 'failNext.code'],
+		[{ kind: 'refuse', message: 5 }, 'failNext.message'],
+		[{ kind: 'refuse', field: null }, 'failNext.field'],
 	])('refuses %j (400 naming %s)', async (rule, field) => {
 		const res = await adminFetch(sandbox, 'POST', '/__admin/faults', { failNext: [rule] });
 		expect([res.status, res.body.field]).toEqual([400, field]);

@@ -1,12 +1,13 @@
-// Injected failures. Deterministic failNext rules act in three phases: answering rules on arrival
-// (before anything else), slow rules just before the handler, reset rules once a 2xx is committed.
+// Injected failures. Deterministic failNext rules act in four phases: answering rules on arrival
+// (before anything else), slow rules just before the handler, refuse rules instead of the handler,
+// reset rules once a 2xx is committed.
 // Then seeded random rates, the unfiltered dropAfterCommit and the global delay.
-import { answerFor, type FaultAnswer, statusAnswer } from './faultAnswers';
+import { answerFor, type FaultAnswer, refusalAnswer, statusAnswer } from './faultAnswers';
 import { describePathMatcher, matchesPath } from './paths';
 import { seededRandom } from './rng';
 import type { FaultKind, FaultPlan, FaultRule } from './types';
 
-type Phase = 'arrival' | 'beforeHandler' | 'afterCommit';
+type Phase = 'arrival' | 'beforeHandler' | 'handler' | 'afterCommit';
 
 const PHASE_OF: Record<FaultKind, Phase> = {
 	status: 'arrival',
@@ -15,6 +16,7 @@ const PHASE_OF: Record<FaultKind, Phase> = {
 	html502: 'arrival',
 	empty200: 'arrival',
 	slow: 'beforeHandler',
+	refuse: 'handler',
 	resetAfterCommit: 'afterCommit',
 };
 
@@ -81,6 +83,12 @@ export class FaultInjector {
 	takeSlow(req: FaultTarget): number {
 		const rule = this.take('beforeHandler', req);
 		return rule?.kind === 'slow' ? rule.delayMs : 0;
+	}
+
+	/** In place of the handler (the key is reserved): the refusal a refuse rule answers, if any. */
+	refuseInHandler(req: FaultTarget): FaultAnswer | undefined {
+		const rule = this.take('handler', req);
+		return rule?.kind === 'refuse' ? refusalAnswer(rule) : undefined;
 	}
 
 	/** After a 2xx, non-replayed answer was committed: whether to reset instead of answering. */

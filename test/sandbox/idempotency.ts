@@ -1,4 +1,5 @@
-// Idempotency-Key handling: per organization and key, replay the first successful response.
+// Idempotency-Key handling: per organization and key, replay the first stored response: a 2xx,
+// and in replay-refusals mode also a definitive refusal.
 import { canonicalJson } from './canonicalJson';
 import { ApiError } from './errors';
 import type { OrgId } from './types';
@@ -15,7 +16,17 @@ type Entry =
 
 export type Reservation =
 	| { kind: 'replay'; response: StoredResponse }
-	| { kind: 'new'; complete(response: StoredResponse): void };
+	| { kind: 'new'; complete(response: StoredResponse, replayRefusals: boolean): void };
+
+/**
+ * Whether an answer given after the key was reserved is kept for replay: a 2xx always; in
+ * replay-refusals mode (sandbox choice, as Stripe does) also a 4xx other than 409 and 429, which a
+ * retry cannot change. 409, 429 and 5xx are never kept: the key is free again.
+ */
+export function isStoredStatus(status: number, replayRefusals: boolean): boolean {
+	if (status >= 200 && status < 300) return true;
+	return replayRefusals && status >= 400 && status < 500 && status !== 409 && status !== 429;
+}
 
 export function requestFingerprint(method: string, path: string, body: unknown): string {
 	return `${method} ${path} ${canonicalJson(body)}`;
@@ -25,8 +36,9 @@ export class IdempotencyStore {
 	private entries = new Map<string, Entry>();
 
 	/**
-	 * Claims the key for this request, or answers with the stored response. A request that ends in
-	 * anything but 2xx frees the key again, so a corrected retry with the same key can succeed.
+	 * Claims the key for this request, or answers with the stored response. A request whose answer is
+	 * not stored (isStoredStatus) frees the key again, so a corrected retry with the same key can
+	 * succeed.
 	 */
 	reserve(org: OrgId, key: string, fingerprint: string): Reservation {
 		const id = `${org}\u0000${key}`;
@@ -49,9 +61,12 @@ export class IdempotencyStore {
 		this.entries.set(id, { fingerprint });
 		return {
 			kind: 'new',
-			complete: (response) => {
-				if (response.status >= 200 && response.status < 300) {
-					this.entries.set(id, { fingerprint, response });
+			complete: (response, replayRefusals) => {
+				if (isStoredStatus(response.status, replayRefusals)) {
+					this.entries.set(id, {
+						fingerprint,
+						response: { status: response.status, body: response.body },
+					});
 				} else {
 					this.entries.delete(id);
 				}

@@ -28,6 +28,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			quoteTtlMs: options.quoteTtlMs ?? FIFTEEN_MINUTES,
 			rateLimitPerSecond: options.rateLimitPerSecond ?? null,
 			listShape: options.listShape ?? 'array',
+			replayRefusals: options.replayRefusals ?? false,
 		},
 		options.seed ?? randomInt(2 ** 31),
 		keys,
@@ -38,6 +39,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		// Same checks as the admin calls, so a bad option fails at start, not mid-test.
 		admin.setQuoteTtl(core.settings.quoteTtlMs);
 		admin.setRateLimit(core.settings.rateLimitPerSecond);
+		admin.setReplayRefusals(core.settings.replayRefusals);
 		if (!['array', 'cursor'].includes(core.settings.listShape)) {
 			throw new Error(`listShape must be 'array' or 'cursor'; got ${String(options.listShape)}`);
 		}

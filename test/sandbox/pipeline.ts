@@ -1,6 +1,6 @@
 // One partner request, in order: answering fault, base path, API key, rate limit, route,
-// capability, Idempotency-Key, body, replay or reservation, delay and slow fault, handler,
-// optional reset after commit.
+// capability, Idempotency-Key, body, replay or reservation, delay and slow fault, handler (or a
+// refuse rule in its place), storing the answer for replay, optional reset after commit.
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { authenticate, requireCapability } from './auth';
@@ -163,15 +163,20 @@ export async function handlePartnerRequest(
 		try {
 			const waitMs = core.faults.delayMs + slowMs;
 			if (waitMs > 0) await sleep(waitMs, undefined, { signal: context.signal });
-			const now = Date.now();
-			const org = core.store.orgs[principal.org];
-			const result = route.handle({ core, principal, org, params, query: req.query, body, now });
-			response = { status: result.status, body: JSON.stringify(result.body), headers: {} };
+			const refusal = core.faults.refuseInHandler(req);
+			if (refusal) {
+				response = refusal;
+			} else {
+				const now = Date.now();
+				const org = core.store.orgs[principal.org];
+				const result = route.handle({ core, principal, org, params, query: req.query, body, now });
+				response = { status: result.status, body: JSON.stringify(result.body), headers: {} };
+			}
 		} catch (error) {
 			response = errorResponse(error);
 		}
-		reservation?.complete({ ...response });
-		if (slowMs > 0) response.fault = 'slow';
+		reservation?.complete(response, core.settings.replayRefusals);
+		if (slowMs > 0) response.fault ??= 'slow';
 		if (response.status >= 200 && response.status < 300) {
 			const reset = core.faults.takeReset(req);
 			if (reset) Object.assign(response, { drop: true, fault: reset });

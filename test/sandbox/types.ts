@@ -31,6 +31,8 @@ export interface SandboxOptions {
 	listShape?: ListShape;
 	/** Seeds the RNG behind rate500/rate503. */
 	seed?: number;
+	/** Replay-refusals mode (sandbox choice): also store a handler's 4xx but 409/429; default off. */
+	replayRefusals?: boolean;
 }
 
 /** The fault that shaped an answer (see README, Faults). */
@@ -109,13 +111,32 @@ export interface SlowFault extends FaultFilter {
 	delayMs: number;
 }
 
+/** A status a refuse rule may answer. */
+export type RefusalStatus = 400 | 403 | 404 | 422;
+
+/**
+ * Answers an error JSON instead of the handler, after the Idempotency-Key is reserved: a genuine
+ * refusal of that key (stored for replay in replay-refusals mode); nothing is created.
+ */
+export interface RefuseFault extends FaultFilter {
+	kind: 'refuse';
+	/** Default 400. */
+	status?: RefusalStatus;
+	/** Default by status: VALIDATION_ERROR, FORBIDDEN, NOT_FOUND, UNPROCESSABLE_ENTITY. */
+	code?: string;
+	message?: string;
+	/** Sent as the body's field when given. */
+	field?: string;
+}
+
 export type FaultRule =
 	| StatusFault
 	| RedirectFault
 	| HtmlFault
 	| Empty200Fault
 	| ResetAfterCommitFault
-	| SlowFault;
+	| SlowFault
+	| RefuseFault;
 
 export type FaultKind = NonNullable<FaultRule['kind']>;
 
@@ -187,6 +208,8 @@ export interface SandboxAdmin {
 	setRateLimit(perSecond: number | null): void;
 	/** Applies to quotes and quotations issued from now on. */
 	setQuoteTtl(ms: number): void;
+	/** Replay-refusals mode on or off (README, Idempotency); reset() restores the start option. */
+	setReplayRefusals(enabled: boolean): void;
 	state(): SandboxState;
 	sendWebhook(options: SendWebhookOptions): Promise<SendWebhookResult>;
 	/** Back to a fresh start with the same keys, admin token and options. */

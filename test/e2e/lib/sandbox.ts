@@ -128,6 +128,15 @@ export class SandboxAdmin {
 		await this.post('/faults', plan);
 	}
 
+	/**
+	 * Replay-refusals mode (a sandbox choice): when on, a handler's 4xx other than 409 and 429 is
+	 * stored under its Idempotency-Key and replayed, as Stripe does. Off as this suite starts
+	 * the sandbox; `/reset` restores that.
+	 */
+	async setReplayRefusals(enabled: boolean): Promise<void> {
+		await this.post('/replay-refusals', { enabled });
+	}
+
 	/** Records of organization A (the suite's keys), hidden parts included. */
 	async stateOfOrgA(): Promise<OrgState> {
 		return (await this.get<{ A: OrgState }>('/state')).A;
