@@ -2,7 +2,6 @@ import type {
 	ICredentialDataDecryptedObject,
 	IHttpRequestOptions,
 	Icon,
-	ICredentialTestRequest,
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -76,38 +75,6 @@ export class PartnerLogisticsApi implements ICredentialType {
 		};
 	}
 
-	// n8n turns a failed response into these messages in the credential dialog.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/partner-api/hubs',
-			method: 'GET',
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'The API key was refused (401). Copy the key again from the partner portal; it may have been rotated or revoked.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 403,
-					message:
-						'The API key is valid but may not list hubs (403). Ask your Partner Logistics contact to enable it for this organization.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message:
-						'Nothing answers at this Base URL (404). Check that it is the API address and ends in /api/v1.',
-				},
-			},
-		],
-	};
+	// No declarative `test` request: n8n would send it itself and follow redirects with the key.
+	// The nodes name their own test instead (`testedBy: 'testApiKey'`, shared/credentialTest.ts).
 }

@@ -1,37 +1,23 @@
-import type { IExecuteFunctions, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { RESOURCES } from './resources';
+import { testApiKey } from './shared/credentialTest';
 import { searchHubs } from './shared/hubs';
 import {
 	readOnlyOperationValues,
 	resourcePicker,
 	resourceProperties,
+	selectedOperation,
 	subtitleExpression,
 } from './shared/operation';
-import { optionsDescription } from './shared/options';
+import { optionsDescription, requestOptionsDescription } from './shared/options';
 import { runOperation } from './shared/pipeline';
-
-/**
- * Every operation runs its items through one pipeline (shared/pipeline.ts) by way of n8n's
- * `customOperations`, the sanctioned way for a declarative node to run an operation itself: n8n's
- * routing engine evaluates every declared parameter of every item before the first request and
- * sends all items at once, which is ten times slower than the HTTP Request node and floods a
- * rate-limited API (README: Architecture).
- */
-const customOperations = Object.fromEntries(
-	RESOURCES.map((resource) => [
-		resource.value,
-		Object.fromEntries(
-			resource.operations.map((spec) => [
-				spec.value,
-				async function (this: IExecuteFunctions) {
-					return await runOperation(this, resource.value, spec);
-				},
-			]),
-		),
-	]),
-);
 
 export class PartnerLogistics implements INodeType {
 	description: INodeTypeDescription = {
@@ -50,23 +36,30 @@ export class PartnerLogistics implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'partnerLogisticsApi', required: true }],
-		// Marks the node as declarative for n8n (n8n's shouldAssignExecuteMethod, since the node
-		// has listSearch methods); requests are sent by shared/transport.ts, not from here.
-		requestDefaults: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-		},
+		// The credential's Test button runs testApiKey (n8n prefers a credential's own `test`
+		// request, which would follow redirects with the key attached).
+		credentials: [{ name: 'partnerLogisticsApi', required: true, testedBy: 'testApiKey' }],
 		properties: [
 			resourcePicker(RESOURCES, 'quote'),
 			...RESOURCES.flatMap(resourceProperties),
 			...optionsDescription(readOnlyOperationValues(RESOURCES)),
+			requestOptionsDescription,
 		],
 	};
 
-	customOperations = customOperations;
-
 	methods = {
 		listSearch: { searchHubs },
+		credentialTest: { testApiKey },
 	};
+
+	/**
+	 * Every path n8n runs the node through (a workflow run, an execution retry, a call as an AI
+	 * Agent or MCP tool) calls `execute`, and every operation runs through the one pipeline
+	 * (shared/pipeline.ts). n8n's routing engine is never used: it evaluates every parameter of
+	 * every item before the first request and sends all items at once (README: Architecture).
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const { resource, spec } = selectedOperation(this, RESOURCES);
+		return await runOperation(this, resource, spec);
+	}
 }

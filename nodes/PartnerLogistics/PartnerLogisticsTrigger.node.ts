@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { testApiKey } from './shared/credentialTest';
 import { deliveryKey, eventIdMemory, rememberUntil } from './webhook/dedupe';
 import { acceptsEventType, eventItem, parseEventBody } from './webhook/event';
 import { REFUSALS, type RefusalReason } from './webhook/refusal';
@@ -158,6 +159,8 @@ export class PartnerLogisticsTrigger implements INodeType {
 			{
 				name: 'partnerLogisticsApi',
 				required: true,
+				// The same Test button as the action node's: n8n may pick either node's.
+				testedBy: 'testApiKey',
 				displayOptions: { hide: { signatureScheme: ['none'] } },
 			},
 		],
@@ -243,6 +246,8 @@ export class PartnerLogisticsTrigger implements INodeType {
 			},
 		],
 	};
+
+	methods = { credentialTest: { testApiKey } };
 
 	// The spec has no endpoint to register webhook destinations: the URL is pasted into the partner
 	// portal by hand, so n8n has nothing to create or delete remotely. n8n calls checkExists when

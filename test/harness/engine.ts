@@ -3,7 +3,6 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentialType,
 	IDataObject,
-	IExecuteData,
 	INode,
 	INodeCredentialTestResult,
 	INodeExecutionData,
@@ -11,17 +10,17 @@ import type {
 	INodeType,
 	INodeTypes,
 	IRun,
+	IRunExecutionData,
 	IWorkflowBase,
 	IWorkflowExecuteAdditionalData,
 	NodeConnectionType,
 } from 'n8n-workflow';
 import { createRunExecutionData, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
 import {
+	CredentialTestContext,
 	DirectoryLoader,
-	ExecuteContext,
 	ExecutionLifecycleHooks,
 	LoadOptionsContext,
-	RoutingNode,
 	WorkflowExecute,
 } from 'n8n-core';
 
@@ -33,7 +32,7 @@ import { PartnerLogistics } from '../../nodes/PartnerLogistics/PartnerLogistics.
 export const PACKAGE = 'n8n-nodes-partner-logistics';
 export const CREDENTIAL = 'partnerLogisticsApi';
 
-/** As n8n's loader prepares it: a node without `execute` gets n8n's Request Options setting. */
+/** As n8n's loader prepares a node (it adds Request Options to nodes without `execute`). */
 function loaded<T extends INodeType>(nodeType: T): T {
 	DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
 	return nodeType;
@@ -51,7 +50,7 @@ export function registerNodeType(name: string, type: INodeType) {
 	nodeTypeRegistry[name] = type;
 }
 
-const nodeTypes: INodeTypes = {
+export const nodeTypes: INodeTypes = {
 	getByName: (name) => lookup(name),
 	getByNameAndVersion: (name, version) => NodeHelpers.getVersionedNodeType(lookup(name), version),
 	getKnownTypes: () => ({}),
@@ -82,6 +81,12 @@ export interface RunOptions {
 	executionId?: string;
 	/** Cancel the execution this long after it starts, as the editor's Stop button does. */
 	cancelAfterMs?: number;
+	/**
+	 * Runs as n8n's Retry of this failed execution (ExecutionService.retry): its saved data, a JSON
+	 * copy as from the database, without its error and the failed node's last run, on `nodes`
+	 * (give them the ids they had; other parameters are a retry "with currently saved workflow").
+	 */
+	retryOf?: IRun;
 }
 
 export interface RunResult {
@@ -150,13 +155,16 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	additionalData.hooks = hooks;
 
 	const input = (options.input ?? [{}]).map((json) => ({ json }));
-	const runExecutionData = createRunExecutionData({
-		executionData: {
-			nodeExecutionStack: [{ node: nodes[0], data: { main: [input] }, source: null }],
-		},
-	});
+	const runExecutionData = options.retryOf
+		? retryData(options.retryOf, workflow)
+		: createRunExecutionData({
+				executionData: {
+					nodeExecutionStack: [{ node: nodes[0], data: { main: [input] }, source: null }],
+				},
+			});
 
-	const workflowExecute = new WorkflowExecute(additionalData, 'manual', runExecutionData);
+	const mode = options.retryOf ? 'retry' : 'manual';
+	const workflowExecute = new WorkflowExecute(additionalData, mode, runExecutionData);
 	const running = workflowExecute.processRunExecutionData(workflow);
 	// Like the editor's Stop button: n8n aborts the execution's cancel signal.
 	const cancel =
@@ -177,6 +185,21 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	};
 }
 
+/** What n8n's ExecutionService.retry (packages/cli, 2.41) hands its WorkflowRunner. */
+function retryData(failed: IRun, workflow: Workflow): IRunExecutionData {
+	const data = JSON.parse(JSON.stringify(failed.data)) as IRunExecutionData;
+	const { lastNodeExecuted } = data.resultData;
+	if (lastNodeExecuted) {
+		delete data.resultData.error;
+		const runs = data.resultData.runData[lastNodeExecuted];
+		if (runs?.length && runs[runs.length - 1].error !== undefined) runs.pop();
+	}
+	for (const stack of data.executionData!.nodeExecutionStack) {
+		stack.node = workflow.getNode(stack.node.name)!;
+	}
+	return data;
+}
+
 /** Runs one Partner Logistics node on the given items. */
 export async function runNode(
 	parameters: INodeParameters,
@@ -186,90 +209,24 @@ export async function runNode(
 }
 
 /**
- * Tests a credential the way n8n's CredentialsTester (packages/cli) does for a credential with a
- * `test` request: it runs the request through n8n-core's RoutingNode and maps a failed response
- * through the credential's `rules`.
+ * Tests a credential the way n8n's CredentialsTester (packages/cli) does for a credential without
+ * a `test` request: it finds the node that names a test function (`testedBy`) and calls that
+ * function from the node's `methods.credentialTest` in n8n-core's CredentialTestContext.
  */
 export async function testCredential(
 	data: ICredentialDataDecryptedObject,
 ): Promise<INodeCredentialTestResult> {
-	const credentialType = credentialTypes[CREDENTIAL];
-	const testRequest = credentialType.test!;
-	const nodeType: INodeType = {
-		description: {
-			displayName: 'Temp',
-			name: 'temp',
-			group: ['transform'],
-			version: 1,
-			description: '',
-			defaults: {},
-			inputs: [],
-			outputs: [],
-			credentials: [{ name: CREDENTIAL, required: true }],
-			properties: [
-				{
-					displayName: 'Temp',
-					name: 'temp',
-					type: 'string',
-					routing: { request: testRequest.request },
-					default: '',
-				},
-			],
-		},
-	};
-	const node: INode = {
-		id: 'temp',
-		name: 'Temp-Node',
-		type: 'temp',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-		credentials: { [CREDENTIAL]: { id: 'cred-1', name: 'test' } },
-	};
-	const workflow = new Workflow({
-		nodes: [node],
-		connections: {},
-		active: false,
-		nodeTypes: { ...nodeTypes, getByNameAndVersion: () => nodeType, getByName: () => nodeType },
-	});
-	const additionalData = baseAdditionalData(data, 'credential-test');
-	const executeData: IExecuteData = { node, data: {}, source: null };
-	const context = new ExecuteContext(
-		workflow,
-		node,
-		additionalData,
-		'internal',
-		createRunExecutionData(),
-		0,
-		[],
-		{ main: [[{ json: {} }]] },
-		executeData,
-		[],
-	);
-	const routingNode = new RoutingNode(context, nodeType, {
-		id: 'cred-1',
-		name: 'test',
-		type: CREDENTIAL,
-		data,
-	});
-	try {
-		await routingNode.runNode();
-	} catch (caught) {
-		const error = caught as { cause?: { response?: { status: number; statusText?: string } } };
-		const status = error.cause?.response?.status;
-		if (status !== undefined) {
-			const rule = testRequest.rules?.find(
-				(r) => r.type === 'responseCode' && r.properties.value === status,
-			);
-			if (rule) return { status: 'Error', message: rule.properties.message as string };
-			return {
-				status: 'Error',
-				message: error.cause?.response?.statusText || `Received HTTP status code: ${status}`,
-			};
-		}
-		return { status: 'Error', message: (caught as Error).message };
+	const nodeType = lookup(`${PACKAGE}.partnerLogistics`);
+	const testedBy = nodeType.description.credentials?.find(
+		(credential) => credential.name === CREDENTIAL,
+	)?.testedBy;
+	if (credentialTypes[CREDENTIAL].test || typeof testedBy !== 'string') {
+		throw new Error("n8n would not run the node's credential test for this credential");
 	}
-	return { status: 'OK', message: 'Connection successful!' };
+	const test = nodeType.methods?.credentialTest?.[testedBy];
+	if (!test) throw new Error(`The node names ${testedBy} but has no such credentialTest method`);
+	const context = new CredentialTestContext(baseAdditionalData(data, 'credential-test'));
+	return await test.call(context, { id: 'cred-1', name: 'test', type: CREDENTIAL, data });
 }
 
 /**
@@ -306,9 +263,10 @@ function fullType(type: string) {
 	return type.includes('.') ? type : `${PACKAGE}.${type}`;
 }
 
-function baseAdditionalData(
+/** What n8n hands a node besides its data; `executionId` undefined: outside any execution. */
+export function baseAdditionalData(
 	credentials: ICredentialDataDecryptedObject,
-	executionId: string,
+	executionId: string | undefined,
 ): IWorkflowExecuteAdditionalData {
 	return {
 		credentialsHelper: new HarnessCredentialsHelper(credentialTypes, { [CREDENTIAL]: credentials }),

@@ -20,8 +20,9 @@ function shown(values: INodeParameters): string[] {
 		node,
 		description,
 	);
+	// Options and Request Options (a node setting) are on every operation.
 	return Object.keys(parameters ?? {}).filter(
-		(name) => !['resource', 'operation', 'options'].includes(name),
+		(name) => !['resource', 'operation', 'options', 'requestOptions'].includes(name),
 	);
 }
 

@@ -100,21 +100,27 @@ export function describeFault(
 	retries: number,
 	options: { timeoutMs: number; mutating: boolean },
 ): ApiErrorText {
-	const what =
-		code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT'
-			? `No answer from the API within ${Math.round(options.timeoutMs / 1000)} s (timeout)`
-			: code === 'ECONNREFUSED' || code === 'ENOTFOUND'
-				? 'Could not connect to the API'
-				: 'The connection to the API broke before it answered';
+	const what = describeFaultCode(code, options.timeoutMs);
 	const tried = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
-	const advice =
-		code === 'ECONNREFUSED' || code === 'ENOTFOUND'
-			? "Check the credential's Base URL."
-			: options.mutating
-				? 'The API may have processed the request. Running the item again is safe: it resends the same Idempotency-Key, so nothing is booked or paid twice.'
-				: 'Try again later, or raise the Timeout under the node Settings › Request Options.';
+	const advice = isUnreachable(code)
+		? "Check the credential's Base URL."
+		: options.mutating
+			? 'The API may have processed the request. Running the item again is safe: it resends the same Idempotency-Key, so nothing is booked or paid twice.'
+			: 'Try again later, or raise the Timeout under the node Settings › Request Options.';
 	return { message: `${what}${tried}. ${advice}`, description: `Connection fault: ${code}` };
 }
+
+/** What a connection fault was, in words. */
+export function describeFaultCode(code: string, timeoutMs: number): string {
+	return isTimeout(code)
+		? `No answer from the API within ${Math.round(timeoutMs / 1000)} s (timeout)`
+		: isUnreachable(code)
+			? 'Could not connect to the API'
+			: 'The connection to the API broke before it answered';
+}
+
+const isTimeout = (code: string) => ['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT'].includes(code);
+export const isUnreachable = (code: string) => ['ECONNREFUSED', 'ENOTFOUND'].includes(code);
 
 /** A Retry-After longer than the node waits: say so rather than "raise Max Retries". */
 export function describeLongRetryAfter(waitMs: number, maxWaitMs: number): ApiErrorText {

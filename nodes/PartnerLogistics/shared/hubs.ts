@@ -15,7 +15,16 @@ import {
 	type ApiErrorText,
 } from './errors';
 import { DEFAULT_TIMEOUT_MS, secretsOf } from './settings';
-import { CREDENTIAL_TYPE, sendApiRequest, transportOf } from './transport';
+import {
+	authenticatedSender,
+	CREDENTIAL_TYPE,
+	sendApiRequest,
+	transportOf,
+	type ApiRequest,
+} from './transport';
+
+/** The list of active hubs: the hub pickers' source and the credential test's probe. */
+export const HUBS_REQUEST: ApiRequest = { method: 'GET', url: '/partner-api/hubs' };
 
 /**
  * Active hubs for the hub pickers (GET /partner-api/hubs). The spec shows no hub field but the
@@ -28,10 +37,11 @@ export async function searchHubs(
 ): Promise<INodeListSearchResult> {
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
 	const transport = transportOf(credentials, { timeoutMs: DEFAULT_TIMEOUT_MS });
-	const exchange = await sendApiRequest(this, transport, {
-		method: 'GET',
-		url: '/partner-api/hubs',
-	});
+	const exchange = await sendApiRequest(
+		authenticatedSender(this, transport),
+		transport,
+		HUBS_REQUEST,
+	);
 	const secrets = secretsOf(credentials);
 	const fail = (text: ApiErrorText, status?: number): never => {
 		throw new NodeApiError(this.getNode(), { status: status ?? 'no answer' } as JsonObject, {

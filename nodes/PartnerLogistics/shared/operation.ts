@@ -1,4 +1,10 @@
-import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { BodyBuilder, BodyCheck } from './body';
 import type { ParameterReader } from './routeBody';
@@ -70,6 +76,26 @@ export function resourceProperties(resource: ResourceSpec): INodeProperties[] {
 		},
 		...resource.fields,
 	];
+}
+
+/** The operation the node's Resource and Operation pickers select. */
+export function selectedOperation(
+	context: IExecuteFunctions,
+	resources: ResourceSpec[],
+): { resource: string; spec: OperationSpec } {
+	const resource = context.getNodeParameter('resource', 0) as string;
+	const operation = context.getNodeParameter('operation', 0) as string;
+	const spec = resources
+		.find(({ value }) => value === resource)
+		?.operations.find(({ value }) => value === operation);
+	if (!spec) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`This version of the Partner Logistics node has no operation "${operation}" for the resource "${resource}"`,
+			{ description: 'Open the node and choose the Resource and Operation again.' },
+		);
+	}
+	return { resource, spec };
 }
 
 /** The Resource picker. */

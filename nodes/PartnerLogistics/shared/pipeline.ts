@@ -20,7 +20,13 @@ import { readListPage, readRecords } from './response';
 import { decideRetry, MAX_RETRY_DELAY_MS, type Attempt, type RetryState } from './retry';
 import type { ParameterReader } from './routeBody';
 import { readRunSettings, type RunSettings } from './settings';
-import { sendApiRequest, type ApiRequest, type ApiResponse } from './transport';
+import {
+	authenticatedSender,
+	sendApiRequest,
+	type ApiRequest,
+	type ApiResponse,
+	type Sender,
+} from './transport';
 import { describeProblem, fail, ProblemError, required } from './validate';
 
 /** A safety stop for Return All, should an API keep handing out cursors. */
@@ -59,6 +65,7 @@ export async function runOperation(
 		wait,
 		pacer: new Pacer(settings.pacer, clock),
 		readers: parameterReaders(context),
+		send: authenticatedSender(context, settings.transport),
 		scope: isReadOnly(spec) ? undefined : runScope(context, `${resource}.${spec.value}`),
 	};
 	const continueOnFail = context.continueOnFail();
@@ -101,6 +108,7 @@ interface Run {
 	wait: (ms: number) => Promise<void>;
 	pacer: Pacer;
 	readers: ParameterReaders;
+	send: Sender;
 	scope: ReturnType<typeof runScope> | undefined;
 }
 
@@ -228,7 +236,7 @@ async function send(run: Run, request: ApiRequest): Promise<ApiResponse> {
 	for (;;) {
 		await pacer.nextStart();
 		if (signal?.aborted) throw cancelled(run);
-		const exchange = await sendApiRequest(run.context, settings.transport, request);
+		const exchange = await sendApiRequest(run.send, settings.transport, request);
 		if (signal?.aborted) throw cancelled(run);
 		const response = 'response' in exchange ? exchange.response : undefined;
 		const attempt: Attempt =

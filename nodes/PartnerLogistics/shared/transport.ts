@@ -1,12 +1,15 @@
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialsDecrypted,
+	ICredentialTestFunctions,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
 } from 'n8n-workflow';
+
+import { PartnerLogisticsApi } from '../../../credentials/PartnerLogisticsApi.credentials';
 
 export const CREDENTIAL_TYPE = 'partnerLogisticsApi';
 
@@ -67,14 +70,58 @@ export function transportOf(
 	};
 }
 
+/** How one request leaves n8n; the answer comes back whatever its status, never redirected. */
+export type Sender = (options: IHttpRequestOptions) => Promise<IN8nHttpFullResponse>;
+
 /**
- * Sends one request through n8n's own helper with the credential's `authenticate` (the API key
- * header), the credential decrypted once per run. Redirects are not followed (the key must not
- * travel), statuses do not throw (the pipeline explains them), and the body arrives as text so a
- * 2xx that is not JSON can be told apart. The execution's cancel signal aborts it.
+ * The sender of a node run and of the hub picker: n8n's own helper with the credential's
+ * `authenticate` (the API key header), the credential decrypted once per run.
+ */
+export function authenticatedSender(
+	context: IExecuteFunctions | ILoadOptionsFunctions,
+	transport: Transport,
+): Sender {
+	return async (options) =>
+		(await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options, {
+			credentialsDecrypted: transport.credentials,
+		})) as IN8nHttpFullResponse;
+}
+
+/**
+ * The sender of the credential's Test button. n8n gives a credential test only its legacy
+ * `request` helper, so the same request is handed over in that helper's terms, with the key header
+ * from the credential's own `authenticate`.
+ */
+export function credentialTestSender(
+	context: ICredentialTestFunctions,
+	credentials: ICredentialDataDecryptedObject,
+): Sender {
+	return async (options) => {
+		const { headers } = await new PartnerLogisticsApi().authenticate(credentials, options);
+		return (await context.helpers.request({
+			method: options.method,
+			uri: `${options.baseURL}${options.url}`,
+			qs: options.qs,
+			headers,
+			body: options.body,
+			json: false,
+			simple: false,
+			resolveWithFullResponse: true,
+			followRedirect: false,
+			followAllRedirects: false,
+			sendCredentialsOnCrossOriginRedirect: false,
+			timeout: options.timeout,
+		})) as IN8nHttpFullResponse;
+	};
+}
+
+/**
+ * Sends one request. Redirects are not followed (the key must not travel), statuses do not throw
+ * (the caller explains them), and the body arrives as text so a 2xx that is not JSON can be told
+ * apart. The execution's cancel signal aborts it.
  */
 export async function sendApiRequest(
-	context: IExecuteFunctions | ILoadOptionsFunctions,
+	send: Sender,
 	transport: Transport,
 	request: ApiRequest,
 ): Promise<Exchange> {
@@ -100,12 +147,7 @@ export async function sendApiRequest(
 	};
 	let response: IN8nHttpFullResponse;
 	try {
-		response = (await context.helpers.httpRequestWithAuthentication.call(
-			context,
-			CREDENTIAL_TYPE,
-			options,
-			{ credentialsDecrypted: transport.credentials },
-		)) as IN8nHttpFullResponse;
+		response = await send(options);
 	} catch (error) {
 		return { fault: faultCode(error) };
 	}
