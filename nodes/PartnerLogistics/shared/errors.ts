@@ -68,6 +68,18 @@ export function describeFailedAnswer(
 		: describeApiError(response.status, response.body, operation, secrets);
 }
 
+/**
+ * A 409 for a key this node already sent with another body, in the execution this one retries:
+ * the item or the node was changed before the retry, and the API holds the first request.
+ */
+export function describeKeyHeldForOtherBody(rawBody: string, secrets: string[]): ApiErrorText {
+	return {
+		message:
+			'Conflict (409): the execution this one retries already sent this item under the same Idempotency-Key with other values (the item or the node was changed since), and the API keeps the first request. To keep what was done then, retry with the original workflow. To send the new values as a new request, run the workflow again instead of retrying it (a new execution uses new keys) or set Options › Idempotency Key.',
+		description: `The API answered 409 with: ${evidence(rawBody, secrets)}`,
+	};
+}
+
 /** A 3xx is never followed: the API key must not travel to wherever the Location points. */
 export function describeRedirect(status: number, location: string | undefined): ApiErrorText {
 	const target = location ? safeLocation(location) : '(no Location header)';

@@ -5,6 +5,7 @@ import { buildBody } from './body';
 import {
 	describeFailedAnswer,
 	describeFault,
+	describeKeyHeldForOtherBody,
 	describeLongRetryAfter,
 	describeUnexpectedBody,
 	evidence,
@@ -12,7 +13,7 @@ import {
 	redact,
 	type ApiErrorText,
 } from './errors';
-import { deriveIdempotencyKey, runScope } from './idempotency';
+import { refusesForGood, runKeys, type RunKeys } from './idempotency';
 import { isReadOnly, pathIds, type OperationSpec } from './operation';
 import { Pacer, type Clock } from './pacer';
 import { parameterReaders, type ParameterReaders } from './parameters';
@@ -66,7 +67,7 @@ export async function runOperation(
 		pacer: new Pacer(settings.pacer, clock),
 		readers: parameterReaders(context),
 		send: authenticatedSender(context, settings.transport),
-		scope: isReadOnly(spec) ? undefined : runScope(context, `${resource}.${spec.value}`),
+		keys: isReadOnly(spec) ? undefined : runKeys(context, `${resource}.${spec.value}`),
 	};
 	const continueOnFail = context.continueOnFail();
 	const results: INodeExecutionData[][] = [];
@@ -109,13 +110,23 @@ interface Run {
 	pacer: Pacer;
 	readers: ParameterReaders;
 	send: Sender;
-	scope: ReturnType<typeof runScope> | undefined;
+	/** The run's Idempotency-Keys; none for operations that only read. */
+	keys: RunKeys | undefined;
+}
+
+/** An item's request, and whether its key was already used for another body (see RunKeys). */
+interface ItemRequest extends ApiRequest {
+	itemIndex: number;
+	keyHeldForOtherBody?: boolean;
 }
 
 /** One item: its request(s), and the records its answer(s) hold. */
 async function runItem(run: Run, itemIndex: number, item: IDataObject): Promise<IDataObject[]> {
 	const read = run.readers(itemIndex);
 	const request = prepare(run, read, itemIndex, item);
+	if (run.keys && request.idempotencyKey !== undefined) {
+		request.keyHeldForOtherBody = run.keys.sending(request.idempotencyKey, request.body);
+	}
 	return run.spec.list
 		? await listRecords(run, request, read)
 		: recordsOf(run, request, await send(run, request));
@@ -130,13 +141,13 @@ function prepare(
 	read: ParameterReader,
 	itemIndex: number,
 	item: IDataObject,
-): ApiRequest {
+): ItemRequest {
 	const { spec } = run;
 	try {
-		const request: ApiRequest = { method: spec.method, url: urlOf(spec.path, read) };
+		const request: ItemRequest = { method: spec.method, url: urlOf(spec.path, read), itemIndex };
 		if (spec.body) request.body = buildBody({ read, item }, spec.body, spec.check);
 		if (spec.query) request.qs = spec.query(read);
-		if (run.scope) request.idempotencyKey = idempotencyKey(run, read, itemIndex);
+		if (run.keys) request.idempotencyKey = idempotencyKey(run.keys, read, itemIndex);
 		return request;
 	} catch (error) {
 		if (!(error instanceof ProblemError)) {
@@ -168,10 +179,10 @@ function urlOf(path: string, read: ParameterReader): string {
 }
 
 /** Options › Idempotency Key when given (e.g. from an order ID), else the derived default. */
-function idempotencyKey(run: Run, read: ParameterReader, itemIndex: number): string {
+function idempotencyKey(keys: RunKeys, read: ParameterReader, itemIndex: number): string {
 	const given = read('options.idempotencyKey');
 	const text = typeof given === 'string' || typeof given === 'number' ? String(given).trim() : '';
-	return text || deriveIdempotencyKey({ ...run.scope!, itemIndex });
+	return text || keys.keyOf(itemIndex);
 }
 
 /** The records of a record operation's 2xx answer, shaped by the operation. */
@@ -193,7 +204,7 @@ const present = (value: unknown) => value !== undefined && value !== null && val
 /** A list operation: one page, or every page while the API reveals a cursor (Return All). */
 async function listRecords(
 	run: Run,
-	request: ApiRequest,
+	request: ItemRequest,
 	read: ParameterReader,
 ): Promise<IDataObject[]> {
 	const returnAll = read('returnAll') === true;
@@ -230,7 +241,7 @@ function expectJson(run: Run, response: ApiResponse, expected: string): unknown 
  * asks) and on connection faults, 502 and 504 (backing off), always with the same request and
  * so the same Idempotency-Key. Returns a 2xx; anything else becomes the item's NodeApiError.
  */
-async function send(run: Run, request: ApiRequest): Promise<ApiResponse> {
+async function send(run: Run, request: ItemRequest): Promise<ApiResponse> {
 	const { settings, pacer, signal, wait } = run;
 	const state: RetryState = { busyRetries: 0, faultRetries: 0 };
 	for (;;) {
@@ -273,7 +284,15 @@ async function send(run: Run, request: ApiRequest): Promise<ApiResponse> {
 				}),
 			);
 		}
-		throw apiError(run, exchange.response, failureText(run, exchange.response, decision, retries));
+		const { status } = exchange.response;
+		if (request.idempotencyKey !== undefined && refusesForGood(status)) {
+			run.keys?.refused(request.itemIndex, request.idempotencyKey);
+		}
+		throw apiError(
+			run,
+			exchange.response,
+			failureText(run, exchange.response, decision, retries, request),
+		);
 	}
 }
 
@@ -282,11 +301,15 @@ function failureText(
 	response: ApiResponse,
 	decision: ReturnType<typeof decideRetry>,
 	retries: number,
+	request: ItemRequest,
 ): ApiErrorText {
 	if (!decision.retry && decision.reason === 'retry-after-too-long') {
 		return describeLongRetryAfter(decision.waitMs ?? 0, MAX_RETRY_DELAY_MS);
 	}
-	const text = describeFailedAnswer(response, run.spec, run.settings.secrets);
+	const text =
+		response.status === 409 && request.keyHeldForOtherBody
+			? describeKeyHeldForOtherBody(response.body, run.settings.secrets)
+			: describeFailedAnswer(response, run.spec, run.settings.secrets);
 	if (retries === 0) return text;
 	const note = `Gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'}.`;
 	return { ...text, description: `${text.description} ${note}` };
