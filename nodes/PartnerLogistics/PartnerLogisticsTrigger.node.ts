@@ -45,6 +45,15 @@ const optionFields: INodeProperties[] = [
 			'Payload field holding the event type that Events filters on. Dots read nested fields.',
 	},
 	{
+		displayName: 'Event Type Header',
+		name: 'eventTypeHeader',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. X-Event-Type',
+		description:
+			'Header holding the event type, read only when the payload has no Event Type Field (for example when it is an array). A name of your choosing: the Partner Logistics API documentation names no such header. Empty reads none.',
+	},
+	{
 		displayName: 'HMAC Algorithm',
 		name: 'hmacAlgorithm',
 		type: 'options',
@@ -241,7 +250,7 @@ export class PartnerLogisticsTrigger implements INodeType {
 				placeholder: 'Add Option',
 				default: {},
 				description:
-					'Signature header details, timestamp tolerance and the payload fields holding the event ID and type',
+					'Signature header details, timestamp tolerance, and where the event ID and type are read from',
 				options: optionFields,
 			},
 		],
@@ -407,7 +416,7 @@ function refuse(context: IWebhookFunctions, status: 400 | 401, reason: RefusalRe
 	const message =
 		status === 401
 			? 'Webhook signature verification failed'
-			: 'Expected a JSON object sent as application/json';
+			: 'Expected JSON sent as application/json';
 	context.getResponseObject().status(status).json({ message });
 	return { noWebhookResponse: true };
 }

@@ -57,6 +57,26 @@ describe('Partner Logistics Trigger description', () => {
 		).toEqual(['auto', 'milliseconds', 'seconds']);
 	});
 
+	it('lists its options alphabetically by name, as n8n lint asks', () => {
+		const names = options.map((o) => o.displayName);
+		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+	});
+
+	it('offers an event type header, named by the user since the API documentation names none', () => {
+		const header = options.find((o) => o.name === 'eventTypeHeader')!;
+		expect(header).toMatchObject({
+			displayName: 'Event Type Header',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. X-Event-Type',
+		});
+		expect(header.description).toMatch(/only when the payload has no Event Type Field/);
+		expect(header.description).toMatch(
+			/of your choosing: the Partner Logistics API documentation names no such header/,
+		);
+		expect(header.displayOptions).toBeUndefined();
+	});
+
 	it('tells the user which URL goes into the partner portal', () => {
 		const notice = property('webhookUrlNotice').displayName;
 		expect(notice).toMatch(/Production URL/);

@@ -2,6 +2,7 @@ import {
 	acceptsEventType,
 	eventItem,
 	isJsonContentType,
+	type JsonValue,
 	parseEventBody,
 	readField,
 } from '../../nodes/PartnerLogistics/webhook/event';
@@ -25,11 +26,23 @@ describe('parseEventBody', () => {
 		[undefined, json({ type: 'a' }), 'not-json-content-type'],
 		['application/json', Buffer.from('{"type":'), 'invalid-json'],
 		['application/json', Buffer.alloc(0), 'invalid-json'],
-		['application/json', json([1, 2]), 'not-a-json-object'],
-		['application/json', json('text'), 'not-a-json-object'],
-		['application/json', Buffer.from('null'), 'not-a-json-object'],
+		['application/json', Buffer.from('[1, 2'), 'invalid-json'],
+		['text/plain', json([1, 2]), 'not-json-content-type'],
 	])('refuses %s %j', (contentType, body, reason) => {
 		expect(parseEventBody(body, contentType)).toEqual({ ok: false, reason });
+	});
+
+	it.each([
+		['an array of objects', '[{"a":1},{"b":[2,3]}]', [{ a: 1 }, { b: [2, 3] }]],
+		['an empty array', '[]', []],
+		['a string', '"hello"', 'hello'],
+		['a number', '42.5', 42.5],
+		['zero', '0', 0],
+		['false', 'false', false],
+		['null', 'null', null],
+		['an empty object', '{}', {}],
+	])('keeps %s whole', (_label, body, event) => {
+		expect(parseEventBody(Buffer.from(body), 'application/json')).toEqual({ ok: true, event });
 	});
 
 	it('accepts +json media types', () => {
@@ -47,6 +60,15 @@ describe('readField', () => {
 		expect(readField(event, 'event.type')).toBe('dotted');
 		expect(readField(event, 'data.kind.deeper')).toBeUndefined();
 		expect(readField(event, 'missing.path')).toBeUndefined();
+	});
+
+	it('finds no field in a payload that is not an object, nor inherited ones', () => {
+		expect(readField([{ type: 't' }], '0.type')).toBeUndefined();
+		expect(readField([{ type: 't' }], 'length')).toBeUndefined();
+		expect(readField('type', 'type')).toBeUndefined();
+		expect(readField(null, 'type')).toBeUndefined();
+		expect(readField({}, 'constructor')).toBeUndefined();
+		expect(readField({ data: {} }, 'data.toString')).toBeUndefined();
 	});
 });
 
@@ -66,7 +88,7 @@ describe('acceptsEventType', () => {
 });
 
 describe('eventItem', () => {
-	const settings = { eventIdField: 'id', eventTypeField: 'type' };
+	const settings = { eventIdField: 'id', eventTypeField: 'type', eventTypeHeader: '' };
 	const headers = { 'content-type': 'application/json' };
 
 	it('takes the id from the verified header before the payload', () => {
@@ -92,5 +114,78 @@ describe('eventItem', () => {
 			timestamp: null,
 		});
 		expect(eventItem({ type: { nested: true } }, { ok: true }, settings, headers).type).toBeNull();
+	});
+
+	describe('a payload that is not an object', () => {
+		const signedAt = { ok: true as const, eventId: 'msg_2', timestampMs: Date.UTC(2026, 0, 1) };
+
+		it.each([
+			['an array', [{ id: 'evt_1', type: 'booking.created' }, { id: 'evt_2' }]],
+			['a string', 'hello'],
+			['a number', 7],
+			['a boolean', true],
+			['null', null],
+		] as Array<[string, JsonValue]>)(
+			'keeps %s whole as the event, with the id from webhook-id',
+			(_label, event) => {
+				expect(eventItem(event, signedAt, settings, headers)).toEqual({
+					id: 'msg_2',
+					type: null,
+					timestamp: '2026-01-01T00:00:00.000Z',
+					event,
+					headers,
+				});
+			},
+		);
+
+		it('has no id or type of its own for the schemes without webhook-id', () => {
+			const item = eventItem([{ id: 'evt_1', type: 'booking.created' }], { ok: true }, settings, {
+				...headers,
+				id: 'header-named-id',
+				type: 'header-named-type',
+			});
+			expect([item.id, item.type]).toEqual([null, null]);
+		});
+	});
+
+	describe('Event Type Header', () => {
+		const withHeader = { ...settings, eventTypeHeader: 'X-Event-TYPE' };
+		// Node.js hands header names over in lower case, as n8n's getHeaderData does.
+		const sent = { ...headers, 'x-event-type': 'booking.created' };
+
+		it('gives the type of a payload without the type field, read case-insensitively', () => {
+			expect(eventItem([1, 2], { ok: true }, withHeader, sent).type).toBe('booking.created');
+			expect(eventItem('hello', { ok: true }, withHeader, sent).type).toBe('booking.created');
+			expect(eventItem(null, { ok: true }, withHeader, sent).type).toBe('booking.created');
+			expect(eventItem({ id: 'evt_1' }, { ok: true }, withHeader, sent)).toMatchObject({
+				id: 'evt_1',
+				type: 'booking.created',
+			});
+			const lower = { ...settings, eventTypeHeader: 'x-event-type' };
+			expect(eventItem([], { ok: true }, lower, sent).type).toBe('booking.created');
+		});
+
+		it('is ignored when the payload has the type field, even one that is not usable', () => {
+			expect(eventItem({ type: 'payment.succeeded' }, { ok: true }, withHeader, sent).type).toBe(
+				'payment.succeeded',
+			);
+			expect(eventItem({ type: 0 }, { ok: true }, withHeader, sent).type).toBe('0');
+			expect(eventItem({ type: null }, { ok: true }, withHeader, sent).type).toBeNull();
+			expect(eventItem({ type: { a: 1 } }, { ok: true }, withHeader, sent).type).toBeNull();
+			const nested = { ...withHeader, eventTypeField: 'data.kind' };
+			expect(eventItem({ data: { kind: 'k' } }, { ok: true }, nested, sent).type).toBe('k');
+			expect(eventItem({ data: {} }, { ok: true }, nested, sent).type).toBe('booking.created');
+		});
+
+		it('gives null when the header is absent or empty, and is not read unless named', () => {
+			expect(eventItem([], { ok: true }, withHeader, headers).type).toBeNull();
+			expect(eventItem([], { ok: true }, withHeader, { 'x-event-type': '' }).type).toBeNull();
+			expect(eventItem([], { ok: true }, settings, sent).type).toBeNull();
+		});
+
+		it('joins a repeated header the way Node.js does', () => {
+			const twice = { 'x-event-type': ['a', 'b'] };
+			expect(eventItem([], { ok: true }, withHeader, twice).type).toBe('a, b');
+		});
 	});
 });

@@ -14,6 +14,13 @@ describe('resolveSettings', () => {
 		});
 	});
 
+	it('reads no event type header by default, and a named one trimmed', () => {
+		expect(resolveSettings('none', '', {})).toMatchObject({ settings: { eventTypeHeader: '' } });
+		expect(resolveSettings('none', '', { eventTypeHeader: ' X-Event-Type ' })).toMatchObject({
+			settings: { eventTypeHeader: 'X-Event-Type' },
+		});
+	});
+
 	it.each([
 		['an unknown scheme', 'nonee', {}],
 		['an empty scheme', '', {}],
@@ -26,6 +33,9 @@ describe('resolveSettings', () => {
 		['hours that are not a number', 'stripe', { rememberEventIdsHours: 'a day' }],
 		['an empty header name', 'hmacHeader', { hmacHeaderName: ' ' }],
 		['an empty event type field', 'hmacHeader', { eventTypeField: '' }],
+		['an event type header that is no header name', 'stripe', { eventTypeHeader: 'X Event' }],
+		['an event type header that is not text', 'stripe', { eventTypeHeader: 42 }],
+		['an event type header of null', 'stripe', { eventTypeHeader: null }],
 	])('reports %s instead of weakening verification', (_label, scheme, options) => {
 		expect(resolveSettings(scheme, '', options)).toMatchObject({ ok: false });
 	});

@@ -1,40 +1,49 @@
-import type { HeaderMap, Verification } from './signature';
+import { headerValue, type HeaderMap, type Verification } from './signature';
 import type { TriggerSettings } from './settings';
 
-export type JsonObject = Record<string, unknown>;
+/** Any value JSON.parse can return. */
+export type JsonValue =
+	| null
+	| boolean
+	| number
+	| string
+	| JsonValue[]
+	| { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
 
 export type ParsedBody =
-	| { ok: true; event: JsonObject }
-	| { ok: false; reason: 'not-json-content-type' | 'invalid-json' | 'not-a-json-object' };
+	| { ok: true; event: JsonValue }
+	| { ok: false; reason: 'not-json-content-type' | 'invalid-json' };
 
 /** What the trigger emits for one accepted delivery. */
 export interface EventItem {
-	/** `webhook-id` for Standard Webhooks, else the payload's id field; null when there is none. */
+	/**
+	 * `webhook-id` for Standard Webhooks, else the Event ID Field of a payload that is an object;
+	 * null when there is none.
+	 */
 	id: string | null;
+	/** The payload's Event Type Field, else the Event Type Header; null when neither has one. */
 	type: string | null;
 	/** The signed delivery timestamp as ISO 8601; null for schemes that carry none. */
 	timestamp: string | null;
-	event: JsonObject;
+	/** The payload as sent: an object, an array, a string, a number, a boolean or null. */
+	event: JsonValue;
 	headers: HeaderMap;
 }
 
 /**
  * Parses the verified raw bytes, not n8n's parsed body, so the event is exactly what was signed.
- * Events are JSON objects; a body declared as anything else is refused even if it parses.
+ * Any JSON value is an event, whatever its shape: the sender signed it, and a refusal would only
+ * make it retry for days. A body declared as anything but JSON is refused even if it parses.
  */
 export function parseEventBody(rawBody: Buffer, contentType: string | undefined): ParsedBody {
 	if (!isJsonContentType(contentType)) return { ok: false, reason: 'not-json-content-type' };
-	let value: unknown;
 	try {
 		// n8n strips a byte order mark before parsing too.
-		value = JSON.parse(rawBody.toString('utf8').replace(/^\uFEFF/, ''));
+		return { ok: true, event: JSON.parse(rawBody.toString('utf8').replace(/^\uFEFF/, '')) };
 	} catch {
 		return { ok: false, reason: 'invalid-json' };
 	}
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-		return { ok: false, reason: 'not-a-json-object' };
-	}
-	return { ok: true, event: value as JsonObject };
 }
 
 export function isJsonContentType(contentType: string | undefined): boolean {
@@ -42,15 +51,28 @@ export function isJsonContentType(contentType: string | undefined): boolean {
 	return type === 'application/json' || /^application\/[\w.-]+\+json$/.test(type);
 }
 
-/** Reads `data.type`-style paths; a key containing dots is found before the path is split. */
-export function readField(event: JsonObject, path: string): unknown {
-	if (path in event) return event[path];
+function isJsonObject(value: unknown): value is JsonObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Reads `data.type`-style paths of a payload that is an object; a key containing dots is found
+ * before the path is split. Any other payload (an array, a string, …) holds no fields.
+ */
+export function readField(event: JsonValue, path: string): unknown {
+	if (!isJsonObject(event)) return undefined;
+	if (hasOwn(event, path)) return event[path];
 	let value: unknown = event;
 	for (const key of path.split('.')) {
-		if (typeof value !== 'object' || value === null) return undefined;
+		if (typeof value !== 'object' || value === null || !hasOwn(value, key)) return undefined;
 		value = (value as JsonObject)[key];
 	}
 	return value;
+}
+
+/** Own fields only: `constructor` or `toString` is no field of a payload. */
+function hasOwn(value: object, key: string): boolean {
+	return Object.prototype.hasOwnProperty.call(value, key);
 }
 
 /** Empty accepts everything; `*` accepts everything; `booking.*` accepts `booking.created`. */
@@ -63,19 +85,33 @@ export function acceptsEventType(accepted: readonly string[], type: string | nul
 }
 
 export function eventItem(
-	event: JsonObject,
+	event: JsonValue,
 	verification: Extract<Verification, { ok: true }>,
-	settings: Pick<TriggerSettings, 'eventIdField' | 'eventTypeField'>,
+	settings: Pick<TriggerSettings, 'eventIdField' | 'eventTypeField' | 'eventTypeHeader'>,
 	headers: HeaderMap,
 ): EventItem {
 	const timestampMs = verification.timestampMs;
 	return {
 		id: verification.eventId ?? scalar(readField(event, settings.eventIdField)),
-		type: scalar(readField(event, settings.eventTypeField)),
+		type: eventType(event, settings, headers),
 		timestamp: timestampMs === undefined ? null : new Date(timestampMs).toISOString(),
 		event,
 		headers,
 	};
+}
+
+/**
+ * The payload's type field wherever the payload has it, even when it is not a usable value; the
+ * header (when one is configured, read case-insensitively) only for a payload without that field.
+ */
+function eventType(
+	event: JsonValue,
+	settings: Pick<TriggerSettings, 'eventTypeField' | 'eventTypeHeader'>,
+	headers: HeaderMap,
+): string | null {
+	const field = readField(event, settings.eventTypeField);
+	if (field !== undefined || settings.eventTypeHeader === '') return scalar(field);
+	return scalar(headerValue(headers, settings.eventTypeHeader) || undefined);
 }
 
 function scalar(value: unknown): string | null {

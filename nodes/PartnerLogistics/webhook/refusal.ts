@@ -37,14 +37,10 @@ export const REFUSALS: Record<RefusalReason, { what: string; check: string }> = 
 	},
 	'not-json-content-type': {
 		what: 'the verified body was not sent as JSON',
-		check: 'Partner Logistics events are JSON objects sent with Content-Type: application/json.',
+		check: 'Partner Logistics events are JSON sent with Content-Type: application/json.',
 	},
 	'invalid-json': {
 		what: 'the verified body is not valid JSON',
-		check: 'Partner Logistics events are JSON objects sent with Content-Type: application/json.',
-	},
-	'not-a-json-object': {
-		what: 'the verified body is JSON but not an object',
-		check: 'Partner Logistics events are JSON objects sent with Content-Type: application/json.',
+		check: 'Partner Logistics events are JSON sent with Content-Type: application/json.',
 	},
 };

@@ -10,6 +10,8 @@ export interface TriggerOptions {
 	rememberEventIdsHours: number;
 	timestampUnit: TimestampUnit;
 	eventTypeField: string;
+	/** Header read for the type when the payload has no Event Type Field; '' reads none. */
+	eventTypeHeader: string;
 	eventIdField: string;
 	stripeHeaderName: string;
 	hmacHeaderName: string;
@@ -23,6 +25,7 @@ export const DEFAULT_OPTIONS: TriggerOptions = {
 	rememberEventIdsHours: 24,
 	timestampUnit: 'auto',
 	eventTypeField: 'type',
+	eventTypeHeader: '',
 	eventIdField: 'id',
 	stripeHeaderName: 'Stripe-Signature',
 	hmacHeaderName: 'X-Signature',
@@ -47,6 +50,9 @@ const ALLOWED = {
 	hmacAlgorithm: ['sha256', 'sha512'],
 	hmacEncoding: ['hex', 'base64'],
 } as const;
+
+/** An HTTP header name (RFC 9110 token), or nothing. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]*$/;
 
 /**
  * Turns the node's parameters into settings. A value an expression got wrong is a problem the
@@ -82,12 +88,21 @@ export function resolveSettings(
 			return { ok: false, problem: `${name} must not be empty` };
 		}
 	}
+	const header = merged.eventTypeHeader;
+	const eventTypeHeader = typeof header === 'string' ? header.trim() : undefined;
+	if (eventTypeHeader === undefined || !HEADER_NAME.test(eventTypeHeader)) {
+		return {
+			ok: false,
+			problem: `eventTypeHeader must be a header name such as X-Event-Type, or empty; not "${header}"`,
+		};
+	}
 	return {
 		ok: true,
 		settings: {
 			...(merged as TriggerSettings),
 			toleranceSeconds: tolerance,
 			rememberEventIdsHours: hours,
+			eventTypeHeader,
 			hmacPrefix: String(merged.hmacPrefix ?? ''),
 			eventTypes: parseEventTypes(events),
 		},

@@ -3,12 +3,12 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { sleep, waitFor } from '../lib/http';
-import type { Execution } from '../lib/n8nApi';
+import { type Execution, nodeOutput } from '../lib/n8nApi';
 import { loadSuite } from '../lib/suiteContext';
 
 // What a user of the Partner Logistics Trigger meets over time, in real n8n: a sender retrying
-// hours later, a secret pasted without its prefix, a refusal to find in the log or the editor,
-// a credential broken after publishing. Each case gets a credential and an active workflow of its
+// hours later, a secret pasted without its prefix, a payload that is not an object, a refusal to
+// find in the log or the editor, a credential broken after publishing. Each case gets a credential and an active workflow of its
 // own, made here through n8n's APIs as the editor would.
 const suite = loadSuite();
 const TRIGGER = 'Partner Logistics Trigger';
@@ -63,6 +63,13 @@ async function activeTrigger(name: string, credentialId: string, options: object
 		const response = await fetch(url, { method: 'POST', body: '' });
 		return response.status === 404 ? undefined : true;
 	});
+	// That unsigned probe was refused; n8n writes its log line a moment later. Waited for here, so
+	// a test reading the log from its own start never finds it.
+	await waitFor('the refusal of the probe in the n8n log', async () =>
+		logSince(0).some(({ message }) => message.includes(`in workflow ${id} refused a delivery`))
+			? true
+			: undefined,
+	);
 	return { id, url, testUrl: `${suite.n8nBaseUrl}/webhook-test/${webhookId}/partner-logistics` };
 }
 
@@ -133,6 +140,77 @@ describe('Partner Logistics Trigger: redeliveries and secrets without their pref
 	it('started exactly one execution, for the first delivery', async () => {
 		const list = await settled(trigger.id, 1);
 		expect(list.map((e) => [e.mode, e.status])).toEqual([['webhook', 'success']]);
+	});
+});
+
+describe('Partner Logistics Trigger: a signed payload that is not a JSON object', () => {
+	const secret = unprefixedSecret();
+	const array = [
+		{ bookingId: 'bk_e2e_array_1', status: 'CONFIRMED' },
+		{ bookingId: 'bk_e2e_array_2', status: 'CANCELLED' },
+	];
+	let trigger: Awaited<ReturnType<typeof activeTrigger>>;
+	let first: Awaited<ReturnType<typeof suite.admin.sendWebhook>>;
+
+	beforeAll(async () => {
+		const credential = await createCredential('E2E payload shapes', secret);
+		trigger = await activeTrigger('E2E payload shapes', credential);
+	});
+
+	it('starts exactly one execution for a validly signed array, whose output carries the array whole', async () => {
+		// `type` names no event here: the emitter signs and sends `body` as it is.
+		first = await suite.admin.sendWebhook({
+			url: trigger.url,
+			secret,
+			type: 'unused',
+			body: JSON.stringify(array),
+		});
+		expect([first.status, first.body]).toEqual([200, '']);
+		const list = await settled(trigger.id, 1);
+		expect(list.map((e) => [e.mode, e.status])).toEqual([['webhook', 'success']]);
+		expect(nodeOutput(list[0], TRIGGER)).toEqual([
+			{
+				id: first.id,
+				type: null,
+				timestamp: new Date(first.timestamp * 1000).toISOString(),
+				event: array,
+				headers: expect.objectContaining({
+					'webhook-id': first.id,
+					'content-type': 'application/json',
+				}),
+			},
+		]);
+	});
+
+	it('acknowledges its redelivery and starts no second execution', async () => {
+		const replay = await suite.admin.sendWebhook({
+			url: trigger.url,
+			secret,
+			type: 'unused',
+			mode: 'replay',
+		});
+		expect(replay).toMatchObject({
+			status: 200,
+			id: first.id,
+			sentBody: first.sentBody,
+			body: { received: true, ignored: 'duplicate' },
+		});
+		// settled() waits 1.5 s past the first execution for any that should not exist.
+		expect(await settled(trigger.id, 1)).toHaveLength(1);
+	});
+
+	it('starts the workflow with a bare JSON string too, kept as it is', async () => {
+		const sent = await suite.admin.sendWebhook({
+			url: trigger.url,
+			secret,
+			type: 'unused',
+			body: '"hello"',
+		});
+		expect(sent.status).toBe(200);
+		const list = await settled(trigger.id, 2);
+		expect(list).toHaveLength(2);
+		const outputs = list.map((execution) => nodeOutput(execution, TRIGGER)[0]);
+		expect(outputs).toContainEqual(expect.objectContaining({ id: sent.id, event: 'hello' }));
 	});
 });
 
