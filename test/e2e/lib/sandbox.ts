@@ -15,6 +15,8 @@ export interface SandboxInfo {
 	adminToken: string;
 	savedCards: { enabled: string; notEnabled: string };
 	hubs: { active: string[]; inactive: string[] };
+	/** The other origin redirect faults point at (test/sandbox/README.md, Redirect target). */
+	redirectTargetOrigin: string;
 }
 
 /** The parts of an organization's state (GET /__admin/state) the specs read. */
@@ -117,6 +119,18 @@ export class SandboxAdmin {
 		return (
 			await expectOk<T>(`sandbox admin GET ${path}`, this.url(path), { headers: this.headers() })
 		).body;
+	}
+
+	/** What reached the redirect target, the other origin redirect faults point at. */
+	async redirectTargetLog(): Promise<unknown[]> {
+		return await this.get<unknown[]>('/redirect-target/log');
+	}
+
+	async clearRedirectTargetLog(): Promise<void> {
+		await expectOk('sandbox admin DELETE /redirect-target/log', this.url('/redirect-target/log'), {
+			method: 'DELETE',
+			headers: this.headers(),
+		});
 	}
 
 	/**

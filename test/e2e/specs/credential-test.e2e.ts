@@ -56,3 +56,30 @@ describe('credential test through n8n', () => {
 		expect(withGoodKey.every((entry) => entry.method === 'GET')).toBe(true);
 	});
 });
+
+describe('credential test through n8n, against answers that are not the list of hubs', () => {
+	afterEach(async () => await suite.admin.setFaults({}));
+
+	it('does not follow a redirect to another host: nothing reaches it, the message names it', async () => {
+		await suite.admin.clearRedirectTargetLog();
+		await suite.admin.setFaults({
+			failNext: [{ kind: 'redirect', status: 302, method: 'GET', path: '/partner-api/hubs' }],
+		});
+		const result = await testStoredCredential(CREDENTIAL_IDS.full);
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain(
+			`redirect (302) to ${suite.sandbox.redirectTargetOrigin}/api/v1/partner-api/hubs, which was not followed`,
+		);
+		expect(result.message).not.toContain(suite.sandbox.keys.full);
+		expect(await suite.admin.redirectTargetLog()).toEqual([]);
+	});
+
+	it('does not call a sign-in page a success', async () => {
+		await suite.admin.setFaults({ failNext: [{ kind: 'html200', path: '/partner-api/hubs' }] });
+		const result = await testStoredCredential(CREDENTIAL_IDS.full);
+		expect(result).toEqual({
+			status: 'Error',
+			message: expect.stringContaining('an HTML page titled "Partner Logistics | Sign in"'),
+		});
+	});
+});
