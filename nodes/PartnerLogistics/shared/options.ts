@@ -41,7 +41,7 @@ export function optionsDescription(readOnlyOperations: string[]): INodePropertie
 					placeholder: 'e.g. {{ $json.orderId }}-booking',
 					description:
 						'Key the API uses to recognise a repeated request, so a retry never books or pays twice',
-					hint: 'Leave empty to use a key derived from this execution, node and item (stable across retries). Set your own, e.g. from an order ID, to be safe across separate executions too.',
+					hint: "Leave empty for a key per execution, node and item: the node's retries, Retry On Fail and a Retry from the Executions list resend it (a fresh one for an item the API refused). Set your own, e.g. from an order ID, to be safe across separate executions too.",
 					displayOptions: { hide: { '/operation': readOnlyOperations } },
 				},
 				{
