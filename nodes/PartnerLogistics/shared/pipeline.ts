@@ -124,17 +124,15 @@ interface ItemRequest extends ApiRequest {
 async function runItem(run: Run, itemIndex: number, item: IDataObject): Promise<IDataObject[]> {
 	const read = run.readers(itemIndex);
 	const request = prepare(run, read, itemIndex, item);
-	if (run.keys && request.idempotencyKey !== undefined) {
-		request.keyHeldForOtherBody = run.keys.sending(request.idempotencyKey, request.body);
-	}
 	return run.spec.list
 		? await listRecords(run, request, read)
 		: recordsOf(run, request, await send(run, request));
 }
 
 /**
- * The item's request: path, body, query and Idempotency-Key. A problem with the item stops it
- * here, before anything is sent, with a message naming the field as the editor shows it.
+ * The item's request: path, body, query and Idempotency-Key, the key's use remembered for a
+ * retry of the execution. A problem with the item stops it here, before anything is sent, with a
+ * message naming the field as the editor shows it.
  */
 function prepare(
 	run: Run,
@@ -147,7 +145,10 @@ function prepare(
 		const request: ItemRequest = { method: spec.method, url: urlOf(spec.path, read), itemIndex };
 		if (spec.body) request.body = buildBody({ read, item }, spec.body, spec.check);
 		if (spec.query) request.qs = spec.query(read);
-		if (run.keys) request.idempotencyKey = idempotencyKey(run.keys, read, itemIndex);
+		if (run.keys) {
+			request.idempotencyKey = idempotencyKey(run.keys, read, itemIndex);
+			request.keyHeldForOtherBody = run.keys.sending(request.idempotencyKey, request.body);
+		}
 		return request;
 	} catch (error) {
 		if (!(error instanceof ProblemError)) {
