@@ -12,6 +12,7 @@ import {
 	credentialName,
 	credentialsFor,
 	loadWorkflows,
+	mcpServerUrl,
 	newSigningSecret,
 	TRIGGER_WORKFLOW_IDS,
 	triggerUrl,
@@ -198,6 +199,7 @@ async function main() {
 		[WORKFLOW_IDS.webhookEvents, 'receive signed events (active)'],
 		[WORKFLOW_IDS.eventsStripe, 'receive Stripe-style signed events (active)'],
 		[WORKFLOW_IDS.eventsHmac, 'receive HMAC-signed events (active)'],
+		[WORKFLOW_IDS.mcpTools, 'tools for AI agents: an MCP server (active)'],
 	];
 	// Everything a person types or pastes while trying the package, in the order they need it.
 	console.log(`
@@ -216,6 +218,10 @@ ${samples.map(([id, what]) => `    ${base}/workflow/${id}   ${what}`).join('\n')
     API key, read only  ${info.keys.readOnly}   (GETs and support:read only)
     Saved card IDs      ${info.savedCards.enabled} (charges work), ${info.savedCards.notEnabled} (not enabled for API charges: refused)
     Signing secret      ${state.signingSecret}   (the trigger's Webhook Signing Secret)
+
+  MCP server of the AI tools sample (Streamable HTTP, no authentication; list hubs, quote, book):
+    ${mcpServerUrl(base)}
+    e.g. npx @modelcontextprotocol/inspector, transport "Streamable HTTP", that URL, Connect
 
   Send a signed test event to the active trigger workflow:
     curl -s ${info.origin}/__admin/webhooks/send -H 'x-sandbox-admin-token: ${info.adminToken}' \\

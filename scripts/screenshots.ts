@@ -275,6 +275,16 @@ async function finishedBooking(page: Page) {
 	await page.screenshot({ path: join(docs, 'booking-payment-output.png') });
 }
 
+/** The AI tools sample: the MCP Server Trigger with three Partner Logistics tools on its Tools input. */
+async function mcpToolsWorkflow(page: Page) {
+	await openWorkflow(page, WORKFLOW_IDS.mcpTools);
+	await page
+		.locator('[data-test-id="canvas-node"]', { hasText: 'Book a quoted delivery' })
+		.waitFor();
+	await settle(page);
+	await page.screenshot({ path: join(docs, 'mcp-tools-workflow.png') });
+}
+
 const SHOTS: Record<string, (page: Page) => Promise<void>> = {
 	'node-creator-entry': nodeCreatorEntry,
 	'operation-picker': operationPicker,
@@ -284,6 +294,7 @@ const SHOTS: Record<string, (page: Page) => Promise<void>> = {
 	'item-error': itemError,
 	'trigger-production-url': triggerProductionUrl,
 	'booking-workflow': finishedBooking,
+	'mcp-tools-workflow': mcpToolsWorkflow,
 };
 
 async function main() {

@@ -27,6 +27,8 @@ export const WORKFLOW_IDS = {
 	quotationAnswers: 'plWfQuoteAnswers',
 	eventsStripe: 'plWfEventsStripe',
 	eventsHmac: 'plWfEventsHmac01',
+	mcpTools: 'plWfMcpTools0001',
+	executionRetry: 'plWfExecRetry001',
 } as const;
 
 /** One active trigger workflow per signature scheme, with the webhookId of its trigger node. */
@@ -45,7 +47,23 @@ export const TRIGGERS = {
 	},
 } as const;
 export type TriggerScheme = keyof typeof TRIGGERS;
-export const TRIGGER_WORKFLOW_IDS = Object.values(TRIGGERS).map((trigger) => trigger.workflowId);
+
+/**
+ * The MCP Server Trigger of the AI tools sample (its Path parameter). Its webhooks set
+ * isFullPath, so its Production URL is /mcp/<path>: a POST without a session starts Streamable
+ * HTTP.
+ */
+export const MCP_SERVER = {
+	workflowId: WORKFLOW_IDS.mcpTools,
+	path: 'partner-logistics',
+} as const;
+export const mcpServerUrl = (n8nBaseUrl: string) => `${n8nBaseUrl}/mcp/${MCP_SERVER.path}`;
+
+/** The workflows published on import: the signed-event triggers and the MCP server. */
+export const TRIGGER_WORKFLOW_IDS = [
+	...Object.values(TRIGGERS).map((trigger) => trigger.workflowId),
+	MCP_SERVER.workflowId,
+];
 
 /** The trigger's production URL is /webhook/<webhookId>/<path> (no isFullPath). */
 export const TRIGGER_PATH = 'partner-logistics';
