@@ -9,8 +9,8 @@ import { repoRoot } from './paths';
 import { type Started, startGuarded, stopStarted } from './processes';
 
 /**
- * Postgres and Redis from the Debian packages (scripts/queue-deps.sh installs them), each run as a
- * process of ours on 127.0.0.1 with a throwaway data folder: never the system services.
+ * Postgres and Redis from the Debian packages (`scripts/debian-deps.sh queue` installs them), each
+ * run as a process of ours on 127.0.0.1 with a throwaway data folder: never the system services.
  */
 
 const run = promisify(execFile);
