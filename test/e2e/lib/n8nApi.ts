@@ -14,6 +14,8 @@ export interface Execution {
 	mode: string;
 	status: string;
 	workflowId: string;
+	/** The execution this one retries (Executions › Retry), else null. */
+	retryOf?: string | null;
 	startedAt: string;
 	stoppedAt: string | null;
 	data?: {
@@ -28,7 +30,7 @@ export interface Execution {
 export interface NodeRun {
 	executionStatus?: string;
 	error?: { message: string; description?: string };
-	data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> };
+	data?: { main: Array<Array<{ json: Record<string, unknown>; pairedItem?: unknown }> | null> };
 }
 
 /**
@@ -184,6 +186,20 @@ export class N8nClient {
 		);
 	}
 
+	/**
+	 * The editor's Executions › Retry (POST /rest/executions/:id/retry): `loadWorkflow` false is
+	 * "Retry with original workflow", true "Retry with currently saved workflow". n8n answers with
+	 * the new execution once it has ended; it is then read back, with its data, from the public API.
+	 */
+	async retryExecution(id: string, loadWorkflow: boolean, timeoutMs = 60_000): Promise<Execution> {
+		const retry = await this.rest<{ id?: string }>('POST', `/executions/${id}/retry`, {
+			loadWorkflow,
+		});
+		const retryId = retry.data.id;
+		if (!retryId) throw new Error(`n8n started no retry of ${id}: ${JSON.stringify(retry.data)}`);
+		return this.waitForExecution(String(retryId), timeoutMs);
+	}
+
 	async execution(id: string): Promise<Execution> {
 		const response = await this.publicApi<Execution>('GET', `/executions/${id}?includeData=true`);
 		if (response.status !== 200) {
@@ -211,4 +227,11 @@ export function nodeOutput(
 	const run = execution.data?.resultData.runData[node]?.[0];
 	if (!run) throw new Error(`Node "${node}" did not run in execution ${execution.id}`);
 	return (run.data?.main[output] ?? []).map((item) => item.json);
+}
+
+/** The pairedItem of each item a node output on its first run, on main output `output`. */
+export function nodePairedItems(execution: Execution, node: string, output = 0): unknown[] {
+	const run = execution.data?.resultData.runData[node]?.[0];
+	if (!run) throw new Error(`Node "${node}" did not run in execution ${execution.id}`);
+	return (run.data?.main[output] ?? []).map((item) => item.pairedItem);
 }

@@ -18,6 +18,7 @@ export const QUEUE_WORKFLOWS = {
 	eventsPlain: 'plQWfEventsPlain',
 	eventsRemoveDuplicates: 'plQWfEventsRmDup',
 	eventsRecipe: 'plQWfEventsClaim',
+	executionRetry: 'plQWfExecRetry01',
 } as const;
 
 /** The three ways of receiving events that the suite measures, with each trigger's webhookId. */

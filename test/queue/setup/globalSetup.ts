@@ -65,6 +65,7 @@ export default async function globalSetup(): Promise<void> {
 				activate: [
 					QUEUE_WORKFLOWS.quoteBooking,
 					QUEUE_WORKFLOWS.supportNoCapability,
+					QUEUE_WORKFLOWS.executionRetry,
 					...Object.values(EVENT_SETUPS).map((setup) => setup.workflowId),
 				],
 			}),
