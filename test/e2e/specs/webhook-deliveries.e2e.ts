@@ -4,6 +4,7 @@ import { join } from 'node:path';
 
 import { sleep, waitFor } from '../lib/http';
 import { type Execution, nodeOutput } from '../lib/n8nApi';
+import { jsonLines } from '../lib/n8nLog';
 import { loadSuite } from '../lib/suiteContext';
 
 // What a user of the Partner Logistics Trigger meets over time, in real n8n: a sender retrying
@@ -83,19 +84,10 @@ async function settled(workflowId: string, atLeast: number): Promise<Execution[]
 	return await suite.client.executions(workflowId);
 }
 
-/** n8n's JSON log lines written since `offset` (bytes). */
+/** n8n's JSON log lines written since `offset`, in bytes (the log holds multi-byte characters). */
 function logSince(offset: number): Array<{ level: string; message: string }> {
-	return readFileSync(join(suite.logDir, 'n8n.log'), 'utf8')
-		.slice(offset)
-		.split('\n')
-		.flatMap((line) => {
-			try {
-				const { level, message } = JSON.parse(line) as { level: string; message: string };
-				return [{ level, message }];
-			} catch {
-				return [];
-			}
-		});
+	const text = readFileSync(join(suite.logDir, 'n8n.log')).subarray(offset).toString('utf8');
+	return jsonLines(text) as Array<{ level: string; message: string }>;
 }
 const logSize = () => statSync(join(suite.logDir, 'n8n.log')).size;
 
