@@ -193,6 +193,7 @@ async function main() {
 		[WORKFLOW_IDS.supportCase, 'support case lifecycle'],
 		[WORKFLOW_IDS.bookingRetry, 'book safely with Retry On Fail'],
 		[WORKFLOW_IDS.orderBatch, 'quote and book a batch of orders'],
+		[WORKFLOW_IDS.executionRetry, 'retry a failed batch: nothing booked twice'],
 		[WORKFLOW_IDS.multiStop, 'multi-stop CLICK delivery'],
 		[WORKFLOW_IDS.bookingTypedIn, 'book with the route typed in'],
 		[WORKFLOW_IDS.quotationAnswers, 'accept credit terms or decline a quotation'],
