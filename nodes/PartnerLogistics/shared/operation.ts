@@ -57,6 +57,7 @@ export function pathIds(path: string): string[] {
 
 /** The resource's operation picker followed by its fields: what the node description spreads. */
 export function resourceProperties(resource: ResourceSpec): INodeProperties[] {
+	const { defaultOperation } = resource;
 	const options: INodePropertyOptions[] = resource.operations.map((spec) => ({
 		name: spec.name,
 		value: spec.value,
@@ -64,7 +65,6 @@ export function resourceProperties(resource: ResourceSpec): INodeProperties[] {
 		description: spec.description,
 	}));
 	return [
-		// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- each resource declares its own
 		{
 			displayName: 'Operation',
 			name: 'operation',
@@ -72,7 +72,7 @@ export function resourceProperties(resource: ResourceSpec): INodeProperties[] {
 			noDataExpression: true,
 			displayOptions: { show: { resource: [resource.value] } },
 			options,
-			default: resource.defaultOperation,
+			default: defaultOperation,
 		},
 		...resource.fields,
 	];
