@@ -1,6 +1,6 @@
 import { startSandbox, type Sandbox } from '../sandbox';
 import { toolOf } from '../harness';
-import { credentialsFor } from './helpers';
+import { clickRoute, credentialsFor } from './helpers';
 
 // The node as an AI Agent / MCP tool, built and called by n8n-core's own tool code: every call
 // runs the same pipeline as a workflow run (validation, keys, pacing, retries, transport).
@@ -25,14 +25,8 @@ const quoteTool = {
 	dropoffLatitude: fromAi('dropoffLatitude', 'Latitude of the drop-off, -90 to 90', 'number'),
 	dropoffLongitude: fromAi('dropoffLongitude', 'Longitude of the drop-off, -180 to 180', 'number'),
 };
-const route = {
-	pickupAddress: '12 Allen Avenue, Ikeja',
-	pickupLatitude: 6.6018,
-	pickupLongitude: 3.3515,
-	dropoffAddress: '5 Admiralty Way, Lekki',
-	dropoffLatitude: 6.4474,
-	dropoffLongitude: 3.4728,
-};
+/** The six home-to-home fields of a valid CLICK route, as the agent gives them. */
+const { serviceType, ...route } = clickRoute;
 
 describe('Hub › Get Many as a tool', () => {
 	test('lists the active hubs with one GET /partner-api/hubs', async () => {
@@ -64,7 +58,7 @@ describe('Quote › Create as a tool, its route from the agent', () => {
 		expect(quote.quoteId).toEqual(expect.stringMatching(/^qt_/));
 		const [request] = sandbox.requests();
 		expect(request.path).toBe('/partner-api/booking-quotes');
-		expect(request.body).toEqual({ serviceType: 'CLICK', ...route });
+		expect(request.body).toEqual({ serviceType, ...route });
 		expect(request.headers['idempotency-key']).toMatch(/^n8n-quote\.create-[0-9a-f]{40}$/);
 	});
 
