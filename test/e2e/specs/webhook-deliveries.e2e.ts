@@ -87,7 +87,9 @@ async function settled(workflowId: string, atLeast: number): Promise<Execution[]
 /** n8n's JSON log lines written since `offset`, in bytes (the log holds multi-byte characters). */
 function logSince(offset: number): Array<{ level: string; message: string }> {
 	const text = readFileSync(join(suite.logDir, 'n8n.log')).subarray(offset).toString('utf8');
-	return jsonLines(text) as Array<{ level: string; message: string }>;
+	return (jsonLines(text) as Array<{ level: string; message: string }>).map(
+		({ level, message }) => ({ level, message }),
+	);
 }
 const logSize = () => statSync(join(suite.logDir, 'n8n.log')).size;
 
