@@ -201,3 +201,82 @@ test('a retry whose items changed since: each 409 says the key holds the first r
 			.sort(),
 	).toEqual([201, 409, 409, 409, 409]);
 });
+
+describe.each([
+	{
+		operation: 'Booking › Pay',
+		path: /^\/partner-api\/bookings\/[^/]+\/payment$/,
+		/** Two bookings to pay, made by a run of their own. */
+		setUp: async () => {
+			const booked = await runWorkflow({
+				nodes: [QUOTE, BOOK],
+				input: [{}, {}],
+				credentials: credentialsFor(sandbox),
+			});
+			return {
+				node: {
+					id: 'pay-node',
+					name: 'Pay',
+					parameters: {
+						resource: 'booking',
+						operation: 'pay',
+						bookingId: '={{ $json.bookingId }}',
+						paymentMethodId: sandbox.savedCards.enabled,
+					},
+				},
+				input: booked.output('Book').map((item) => item.json),
+			};
+		},
+	},
+	{
+		operation: 'Support Case › Create',
+		path: /^\/partner-api\/support-cases$/,
+		setUp: async () => ({
+			node: {
+				id: 'case-node',
+				name: 'Case',
+				parameters: { resource: 'supportCase', operation: 'create', title: '={{ $json.title }}' },
+			},
+			input: [{ title: 'Parcel late' }, { title: 'Parcel damaged' }],
+		}),
+	},
+])('$operation follows the same rule', ({ path, setUp }) => {
+	test('the retry replays the item done and sends the refused one under a fresh key', async () => {
+		sandbox.admin.reset();
+		const { node, input } = await setUp();
+		const posts = () => sandbox.requests({ method: 'POST' }).filter((post) => path.test(post.path));
+		sandbox.clearLog();
+		sandbox.admin.setFaults({ failNext: [{ kind: 'refuse', status: 400, method: 'POST', path }] });
+		const failed = await runWorkflow({
+			nodes: [node],
+			input,
+			credentials: credentialsFor(sandbox),
+		});
+		sandbox.admin.setFaults({});
+		expect(failed.error(node.name)?.message).toMatch(/\(400\)/);
+		const first = posts();
+		expect(first).toHaveLength(2);
+		expect(first.filter((post) => post.status === 400)).toHaveLength(1);
+		expect(first.filter((post) => post.status < 300)).toHaveLength(1);
+		const done = first.find((post) => post.status < 300)!;
+		const refused = first.find((post) => post.status === 400)!;
+
+		sandbox.clearLog();
+		const retried = await runWorkflow({
+			nodes: [node],
+			credentials: credentialsFor(sandbox),
+			retryOf: failed.run,
+		});
+		expect(retried.error(node.name)).toBeUndefined();
+		expect(retried.output(node.name)).toHaveLength(2);
+		const again = posts();
+		expect(again).toHaveLength(2);
+		const replay = again.find((post) => keyOf(post) === keyOf(done));
+		expect(replay).toMatchObject({ status: done.status, replayed: true });
+		const fresh = again.find((post) => post !== replay)!;
+		expect(fresh.status).toBeLessThan(300);
+		expect(fresh.replayed).toBeUndefined();
+		expect(keyOf(fresh)).not.toBe(keyOf(refused));
+		expect(fresh.body).toEqual(refused.body);
+	});
+});
