@@ -2,7 +2,7 @@
 // createHmac over the same bytes. Run alone: npx ts-node --transpile-only bench/signature.ts
 import { createHmac, randomBytes } from 'node:crypto';
 
-import { keyringFor } from '../nodes/PartnerLogistics/webhook/keys';
+import { deriveKeys } from '../nodes/PartnerLogistics/webhook/keys';
 import { resolveSettings } from '../nodes/PartnerLogistics/webhook/settings';
 import {
 	verifyDelivery,
@@ -84,19 +84,20 @@ export async function run(): Promise<string> {
 	};
 	const stripe = `t=${timestamp},v1=${hmac(plain, `${timestamp}.`, 'hex')}`;
 	const hmacHeader = `sha256=${hmac(plain, '', 'hex')}`;
-	// Inputs are built once, as the trigger has them in hand when it verifies.
+	// Inputs are built once, as the trigger has them in hand when it verifies: keys derived when
+	// the credential was read, kept in its secret cache.
 	const timed = { rawBody: body, toleranceSeconds: 300, now };
-	const standard = { ...timed, headers, secrets: [whsec] };
+	const standard = { ...timed, headers, keys: deriveKeys([whsec], 'standardWebhooks') };
 	const rotation = {
 		...timed,
 		headers,
-		secrets: [`whsec_${randomBytes(32).toString('base64')}`, whsec],
+		keys: deriveKeys([`whsec_${randomBytes(32).toString('base64')}`, whsec], 'standardWebhooks'),
 	};
-	const stripeInput = { ...timed, header: stripe, secrets: [plain] };
+	const stripeInput = { ...timed, header: stripe, keys: deriveKeys([plain], 'text') };
 	const hmacInput = {
 		rawBody: body,
 		header: hmacHeader,
-		secrets: [plain],
+		keys: deriveKeys([plain], 'text'),
 		algorithm: 'sha256' as const,
 		encoding: 'hex' as const,
 		prefix: 'sha256=',
@@ -105,16 +106,15 @@ export async function run(): Promise<string> {
 	const resolved = resolveSettings('standardWebhooks', '', {});
 	if (!resolved.ok) throw new Error(resolved.problem);
 	const delivery = { rawBody: body, headers };
-	// The trigger hands over the secret list it read from the credential, the same one each time.
-	const secretList = [whsec];
+	// The trigger hands over the keys its secret cache holds, the same ones each time.
+	const cachedKeys = deriveKeys([whsec], 'standardWebhooks');
 
-	const rotationKeys = keyringFor(rotation.secrets, 'standardWebhooks');
 	// [name, check, held to MAX_RATIO]
 	const cases: Array<[string, () => { ok: boolean }, boolean]> = [
 		['Standard Webhooks', () => verifyStandardWebhook(standard), true],
 		[
 			"Standard Webhooks through `verifyDelivery` (the trigger's call)",
-			() => verifyDelivery(resolved.settings, delivery, secretList, now),
+			() => verifyDelivery(resolved.settings, delivery, cachedKeys, now),
 			true,
 		],
 		// The previous secret matched last time, so it is tried first: one HMAC.
@@ -127,7 +127,7 @@ export async function run(): Promise<string> {
 		[
 			'Standard Webhooks, the delivery just after the sender switched secrets',
 			() => {
-				rotationKeys.first = 0;
+				rotation.keys.first = 0;
 				return verifyStandardWebhook(rotation);
 			},
 			false,

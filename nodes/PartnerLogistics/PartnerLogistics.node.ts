@@ -6,18 +6,18 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { RESOURCES } from './resources';
-import { testApiKey } from './shared/credentialTest';
-import { searchHubs } from './shared/hubs';
+import { optionsDescription, requestOptionsDescription } from './pipeline/options';
 import {
 	readOnlyOperationValues,
 	resourcePicker,
 	resourceProperties,
-	selectedOperation,
 	subtitleExpression,
-} from './shared/operation';
-import { optionsDescription, requestOptionsDescription } from './shared/options';
-import { runOperation } from './shared/pipeline';
+} from './descriptions/resource';
+import { searchHubs } from './methods/searchHubs';
+import { testApiKey } from './methods/testApiKey';
+import { selectedOperation } from './pipeline/operation';
+import { runOperation } from './pipeline/run';
+import { RESOURCES } from './resources';
 
 export class PartnerLogistics implements INodeType {
 	description: INodeTypeDescription = {

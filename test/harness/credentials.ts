@@ -3,21 +3,18 @@ import type {
 	ICredentials,
 	ICredentialType,
 	IHttpRequestOptions,
-	INode,
 	INodeCredentialsDetails,
 	INodeProperties,
 	IRequestOptionsSimplified,
 	IWorkflowExecuteAdditionalData,
-	Workflow,
 } from 'n8n-workflow';
 import { ICredentialsHelper } from 'n8n-workflow';
 import { Credentials } from 'n8n-core';
 
 /**
  * The part of n8n's CredentialsHelper (packages/cli) that a node run needs: hand out the
- * decrypted data and apply the credential type's `authenticate`. A generic `authenticate` is
- * resolved the way n8n does it, each header/qs/body/auth value as an expression over
- * `$credentials`, so the header the sandbox sees is produced by our credential, not by the test.
+ * decrypted data and apply the credential type's `authenticate` function, so the header the
+ * sandbox sees is produced by our credential, not by the test.
  */
 export class HarnessCredentialsHelper extends ICredentialsHelper {
 	constructor(
@@ -31,32 +28,14 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
 		requestOptions: IHttpRequestOptions | IRequestOptionsSimplified,
-		workflow?: Workflow,
-		node?: INode,
 	): Promise<IHttpRequestOptions> {
-		const options = requestOptions as IHttpRequestOptions;
 		const { authenticate } = this.type(typeName);
-		if (typeof authenticate === 'function') return await authenticate(credentials, options);
-		if (!authenticate) return options;
-		if (!workflow || !node) throw new Error('generic authenticate needs the workflow and node');
-
-		const resolve = (value: string) =>
-			workflow.expression.getSimpleParameterValue(
-				node,
-				value,
-				'internal',
-				{ $credentials: credentials },
-				undefined,
-				'',
-			) as string;
-		const target = options as unknown as Record<string, Record<string, unknown>>;
-		for (const [section, entries] of Object.entries(authenticate.properties)) {
-			target[section] = { ...(target[section] ?? {}) };
-			for (const [key, value] of Object.entries(entries as Record<string, string>)) {
-				target[section][resolve(key)] = resolve(value);
-			}
+		if (typeof authenticate !== 'function') {
+			throw new Error(
+				`${typeName} has no authenticate function: the harness applies no other kind`,
+			);
 		}
-		return options;
+		return await authenticate(credentials, requestOptions as IHttpRequestOptions);
 	}
 
 	async getDecrypted(

@@ -5,13 +5,12 @@ import { CredentialTestContext } from 'n8n-core';
 import {
 	CREDENTIAL_TEST_TIMEOUT_MS,
 	testAnswer,
-} from '../../nodes/PartnerLogistics/shared/credentialTest';
-import { HUBS_REQUEST } from '../../nodes/PartnerLogistics/shared/hubs';
+} from '../../nodes/PartnerLogistics/methods/testApiKey';
 import {
 	credentialTestSender,
 	sendApiRequest,
 	transportOf,
-} from '../../nodes/PartnerLogistics/shared/transport';
+} from '../../nodes/PartnerLogistics/pipeline/transport';
 import { startSandbox, type Sandbox } from '../sandbox';
 import { testCredential } from '../harness';
 
@@ -155,7 +154,7 @@ describe('credential test: nothing but the list of hubs passes, and the key stay
 		const exchange = await sendApiRequest(
 			credentialTestSender(new CredentialTestContext(undefined as never), data),
 			transportOf(data, { timeoutMs: 300 }),
-			HUBS_REQUEST,
+			{ method: 'GET', url: '/partner-api/hubs' },
 		);
 		expect(exchange).toEqual({ fault: 'ECONNABORTED' });
 		expect(testAnswer(exchange, CREDENTIAL_TEST_TIMEOUT_MS)).toBe(

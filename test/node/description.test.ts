@@ -2,8 +2,6 @@ import type { INode, INodeParameters, INodeProperties, INodePropertyOptions } fr
 import { NodeHelpers } from 'n8n-workflow';
 
 import { PartnerLogistics } from '../../nodes/PartnerLogistics/PartnerLogistics.node';
-import { DEFAULTS } from '../../nodes/PartnerLogistics/shared/settings';
-import { fieldName } from '../../nodes/PartnerLogistics/shared/validate';
 
 // What the editor shows: n8n's own NodeHelpers decide which parameters are displayed for the
 // values chosen so far, exactly as the node panel does.
@@ -274,33 +272,11 @@ test("every ID field reads the incoming item's field of the same name by default
 	}
 });
 
-test('the Options defaults the editor shows are the ones the pipeline uses', () => {
-	const options = description.properties.find((property) => property.name === 'options')!;
-	const defaults = Object.fromEntries(
-		(options.options as INodeProperties[])
-			.filter((option) => option.name in DEFAULTS)
-			.map((option) => [option.name, option.default]),
-	);
-	expect(defaults).toEqual(DEFAULTS);
-});
-
 test('no parameter asks n8n to convert its value: the pipeline reads stored values as they are', () => {
-	// shared/parameters.ts takes a value without an expression as stored, and batches expressions;
+	// pipeline/parameters.ts takes a value without an expression as stored, and batches expressions;
 	// n8n's getNodeParameter would differ only by converting values of a `validateType`.
 	const converted = everyProperty(description.properties).filter(
 		(property) => property.validateType,
 	);
 	expect(converted.map((property) => property.name)).toEqual([]);
-});
-
-test('error messages name each field with the label the editor shows for it', () => {
-	// validate.ts keeps its own table of labels (it is pure, the description imports it): it must
-	// not drift from the description's display names.
-	const drifted = everyProperty(description.properties)
-		.map(({ name, displayName }) => ({ name, named: fieldName(name), displayName }))
-		.filter(
-			({ name, named, displayName }) => named !== name && named !== `${displayName} (${name})`,
-		);
-	expect(drifted).toEqual([]);
-	expect(fieldName('pickupLatitude')).toBe('Pickup Latitude (pickupLatitude)');
 });

@@ -274,3 +274,30 @@ describe('pacing', () => {
 		expect(result.run.status).toBe('canceled');
 	});
 });
+
+describe('Options out of their range stop the run, with the bounds the editor shows', () => {
+	test.each([
+		['concurrency', 0, 'Concurrency', 1, 100],
+		['maxRetries', 21, 'Max Retries', 0, 20],
+		['faultRetries', '2.5', 'Connection Retries', 0, 10],
+		['maxRequestsPerSecond', -1, 'Max Requests per Second', 0, 1000],
+	])('%s = %p', async (name, value, label, min, max) => {
+		const { error, requests } = await runAgainst(sandbox, {
+			...quoteParameters,
+			options: { [name]: value },
+		});
+		expect(error?.message).toBe(
+			`Options › ${label} (${name}) must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`,
+		);
+		expect(requests).toEqual([]);
+	});
+
+	test('a value within them, given as text from an expression, is used', async () => {
+		const { error, requests } = await runAgainst(sandbox, {
+			...quoteParameters,
+			options: { concurrency: '5' },
+		});
+		expect(error).toBeUndefined();
+		expect(requests).toHaveLength(1);
+	});
+});

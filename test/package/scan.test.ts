@@ -33,7 +33,7 @@ describe("n8n's verification scan", () => {
 				cpSync(join(root, path), join(copy, path), { recursive: true });
 			}
 			writeFileSync(
-				join(copy, 'nodes/PartnerLogistics/shared/silenced.ts'),
+				join(copy, 'nodes/PartnerLogistics/pipeline/silenced.ts'),
 				[
 					"import type { INodeProperties } from 'n8n-workflow';",
 					'',

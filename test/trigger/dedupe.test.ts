@@ -1,6 +1,7 @@
 import {
 	deliveryKey,
 	EventIdMemory,
+	isRedelivery,
 	MAX_REMEMBERED_EVENTS,
 	rememberUntil,
 } from '../../nodes/PartnerLogistics/webhook/dedupe';
@@ -74,5 +75,48 @@ describe('deliveryKey', () => {
 		expect(deliveryKey('evt_1', body)).toBe('evt_1');
 		expect(deliveryKey(null, body)).toBe(deliveryKey(null, Buffer.from('{"a":1}')));
 		expect(deliveryKey(null, body)).not.toBe(deliveryKey(null, Buffer.from('{"a":2}')));
+	});
+});
+
+describe('isRedelivery', () => {
+	const rawBody = Buffer.from('{"type":"booking.created"}');
+	const signedNow = { timestampMs: NOW };
+	let scope = 0;
+	const newTrigger = () => `workflow/trigger-${++scope}`;
+
+	it('knows a retry by its event id for Remember Event IDs For (Hours), per trigger', () => {
+		const settings = { toleranceSeconds: 1, rememberEventIdsHours: 24 };
+		const [trigger, other] = [newTrigger(), newTrigger()];
+		const seen = (scope: string, now: number, body = rawBody) =>
+			isRedelivery(scope, 'msg_1', { rawBody: body }, signedNow, settings, now);
+		expect(seen(trigger, NOW)).toBe(false);
+		// A retry re-signed hours later carries the same id, whatever its body bytes.
+		expect(seen(trigger, NOW + 23 * HOUR, Buffer.from('{}'))).toBe(true);
+		expect(seen(other, NOW + 1)).toBe(false);
+		expect(seen(trigger, NOW + 24 * HOUR + 1)).toBe(false);
+	});
+
+	it('with 0 hours, remembers an id only as long as a replay could pass the timestamp check', () => {
+		const settings = { toleranceSeconds: 1, rememberEventIdsHours: 0 };
+		const trigger = newTrigger();
+		const seen = (now: number) =>
+			isRedelivery(trigger, 'msg_2', { rawBody }, signedNow, settings, now);
+		expect(seen(NOW)).toBe(false);
+		expect(seen(NOW + 999)).toBe(true);
+		expect(seen(NOW + 1001)).toBe(false);
+	});
+
+	it('knows a redelivery of an event without an id by its body', () => {
+		const settings = { toleranceSeconds: 300, rememberEventIdsHours: 24 };
+		const trigger = newTrigger();
+		const seen = (body: string) =>
+			isRedelivery(trigger, null, { rawBody: Buffer.from(body) }, {}, settings, NOW);
+		const array = '[{"id":"evt_1","type":"booking.created"},{"id":"evt_2"}]';
+		expect(seen(array)).toBe(false);
+		expect(seen(array)).toBe(true);
+		// Another body is another event.
+		expect(seen('[{"id":"evt_3"}]')).toBe(false);
+		expect(seen('"hello"')).toBe(false);
+		expect(seen('"hello"')).toBe(true);
 	});
 });

@@ -45,7 +45,19 @@ describe('Partner Logistics Trigger description', () => {
 			'standardWebhooks',
 			'stripe',
 		]);
-		expect(Object.fromEntries(options.map((o) => [o.name, o.default]))).toEqual(DEFAULT_OPTIONS);
+		expect(DEFAULT_OPTIONS).toEqual({
+			toleranceSeconds: 300,
+			rememberEventIdsHours: 24,
+			timestampUnit: 'auto',
+			eventTypeField: 'type',
+			eventTypeHeader: '',
+			eventIdField: 'id',
+			stripeHeaderName: 'Stripe-Signature',
+			hmacHeaderName: 'X-Signature',
+			hmacAlgorithm: 'sha256',
+			hmacEncoding: 'hex',
+			hmacPrefix: '',
+		});
 		expect(
 			options.find((o) => o.name === 'hmacAlgorithm')!.options!.map((o) => 'value' in o && o.value),
 		).toEqual(['sha256', 'sha512']);

@@ -1,3 +1,4 @@
+import { deriveKeys } from '../../nodes/PartnerLogistics/webhook/keys';
 import { verifyHmacHeader } from '../../nodes/PartnerLogistics/webhook/signature';
 import { hmacOf } from './signers';
 
@@ -21,7 +22,7 @@ function verify(
 	return verifyHmacHeader({
 		rawBody: options.rawBody ?? body,
 		header,
-		secrets: options.secrets ?? [current],
+		keys: deriveKeys(options.secrets ?? [current], 'text'),
 		algorithm: options.algorithm ?? 'sha256',
 		encoding: options.encoding ?? 'hex',
 		prefix: options.prefix,

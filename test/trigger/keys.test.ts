@@ -3,8 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
-import { keyringFor, standardWebhooksKey } from '../../nodes/PartnerLogistics/webhook/keys';
-import { usableSecrets } from '../../nodes/PartnerLogistics/webhook/secrets';
+import { deriveKeys, standardWebhooksKey } from '../../nodes/PartnerLogistics/webhook/keys';
+import { credentialKeys } from '../../nodes/PartnerLogistics/webhook/secrets';
 import { verifyStandardWebhook } from '../../nodes/PartnerLogistics/webhook/signature';
 
 const body = JSON.stringify({ type: 'booking.created', data: { bookingId: 'bk_1' } });
@@ -26,7 +26,7 @@ function roundTrip(secret: string, ours = secret) {
 	return verifyStandardWebhook({
 		rawBody: Buffer.from(body),
 		headers,
-		secrets: [ours],
+		keys: deriveKeys([ours], 'standardWebhooks'),
 		toleranceSeconds: 300,
 		now: now.getTime(),
 	}).ok;
@@ -73,28 +73,26 @@ describe('Standard Webhooks secrets, as the reference library reads them', () =>
 
 	it('reports a secret the library would refuse as a configuration problem, not echoing it', () => {
 		for (const secret of ['whsec_not*base64', 'plain-text-secret', 'abc', 'whsec_A===']) {
-			const result = usableSecrets('standardWebhooks', secret, '');
+			const result = credentialKeys('standardWebhooks', { webhookSigningSecret: secret });
 			expect(result).toMatchObject({
 				ok: false,
 				problem: expect.stringMatching(/not a Standard Webhooks secret/),
 			});
 			expect(JSON.stringify(result)).not.toContain(secret);
 		}
-		expect(usableSecrets('standardWebhooks', 'c2VjcmV0LWtleS1ieXRlcw==', '')).toMatchObject({
-			ok: true,
-		});
+		const usable = { webhookSigningSecret: 'c2VjcmV0LWtleS1ieXRlcw==' };
+		expect(credentialKeys('standardWebhooks', usable)).toMatchObject({ ok: true });
 	});
 });
 
-describe('keyringFor', () => {
-	it('decodes a secret list once and starts with the key that matched last', () => {
+describe('SigningKeys', () => {
+	it('are derived once and start with the key that matched last', () => {
 		const [current, previous] = [randomBytes(24), randomBytes(24)].map(
 			(key) => `whsec_${key.toString('base64')}`,
 		);
-		const keyring = keyringFor([current, previous], 'standardWebhooks');
-		expect(keyringFor([current, previous], 'standardWebhooks')).toBe(keyring);
-		expect(keyringFor([current, previous], 'text')).not.toBe(keyring);
-		expect(keyring.first).toBe(0);
+		const keys = deriveKeys([current, previous], 'standardWebhooks');
+		expect(keys.keys).toEqual([standardWebhooksKey(current), standardWebhooksKey(previous)]);
+		expect(keys.first).toBe(0);
 		const now = new Date();
 		const headers = {
 			'webhook-id': 'msg_rotation',
@@ -105,12 +103,12 @@ describe('keyringFor', () => {
 			verifyStandardWebhook({
 				rawBody: Buffer.from(body),
 				headers,
-				secrets: [current, previous],
+				keys,
 				toleranceSeconds: 300,
 				now: now.getTime(),
 			});
 		expect(verify()).toMatchObject({ ok: true, secretIndex: 1 });
-		expect(keyring.first).toBe(1);
+		expect(keys.first).toBe(1);
 		// Still reported as the previous secret, and still verified when tried first.
 		expect(verify()).toMatchObject({ ok: true, secretIndex: 1 });
 	});

@@ -1,4 +1,5 @@
-import { usableSecrets } from '../../nodes/PartnerLogistics/webhook/secrets';
+import { standardWebhooksKey, textKey } from '../../nodes/PartnerLogistics/webhook/keys';
+import { credentialKeys } from '../../nodes/PartnerLogistics/webhook/secrets';
 import { DEFAULT_OPTIONS, resolveSettings } from '../../nodes/PartnerLogistics/webhook/settings';
 import { checkTimestamp } from '../../nodes/PartnerLogistics/webhook/timestamp';
 
@@ -41,28 +42,40 @@ describe('resolveSettings', () => {
 	});
 });
 
-describe('usableSecrets', () => {
-	it('puts the current secret first and skips an empty previous one', () => {
-		expect(usableSecrets('standardWebhooks', 'whsec_AAAA', '')).toEqual({
+describe('credentialKeys', () => {
+	const secrets = (current: unknown, previous?: unknown) => ({
+		webhookSigningSecret: current,
+		previousWebhookSigningSecret: previous,
+	});
+
+	it('derives the current key first and skips an empty previous secret', () => {
+		expect(credentialKeys('standardWebhooks', secrets('whsec_AAAA', ''))).toEqual({
 			ok: true,
-			secrets: ['whsec_AAAA'],
+			keys: { keys: [standardWebhooksKey('AAAA')], first: 0 },
 		});
-		expect(usableSecrets('stripe', ' s1 ', 's0')).toEqual({ ok: true, secrets: ['s1', 's0'] });
+		expect(credentialKeys('stripe', secrets(' s1 ', 's0'))).toEqual({
+			ok: true,
+			keys: { keys: [textKey('s1'), textKey('s0')], first: 0 },
+		});
 	});
 
 	it('needs no secret for None only', () => {
-		expect(usableSecrets('none', undefined, undefined)).toEqual({ ok: true, secrets: [] });
+		expect(credentialKeys('none', {})).toEqual({ ok: true, keys: { keys: [], first: 0 } });
 		for (const scheme of ['standardWebhooks', 'stripe', 'hmacHeader'] as const) {
-			expect(usableSecrets(scheme, '', 'old')).toMatchObject({ ok: false });
-			expect(usableSecrets(scheme, undefined, undefined)).toMatchObject({ ok: false });
+			expect(credentialKeys(scheme, secrets('', 'old'))).toMatchObject({ ok: false });
+			expect(credentialKeys(scheme, {})).toMatchObject({ ok: false });
 		}
 	});
 
-	it('refuses a whsec_ secret that is not base64 without echoing it', () => {
-		const result = usableSecrets('standardWebhooks', 'whsec_not*base64', '');
-		expect(result).toMatchObject({ ok: false });
+	it('refuses a whsec_ secret that is not base64 without echoing it, naming the field', () => {
+		const result = credentialKeys('standardWebhooks', secrets('whsec_not*base64'));
+		expect(result).toMatchObject({ ok: false, problem: expect.stringMatching(/^The Webhook/) });
 		expect(JSON.stringify(result)).not.toContain('not*base64');
-		expect(usableSecrets('stripe', 'whsec_not*base64', '')).toMatchObject({ ok: true });
+		expect(credentialKeys('standardWebhooks', secrets('whsec_AAAA', 'not*base64'))).toMatchObject({
+			ok: false,
+			problem: expect.stringMatching(/^The Previous Signing Secret is not/),
+		});
+		expect(credentialKeys('stripe', secrets('whsec_not*base64'))).toMatchObject({ ok: true });
 	});
 });
 

@@ -1,3 +1,4 @@
+import { deriveKeys } from '../../nodes/PartnerLogistics/webhook/keys';
 import { verifyStripeSignature } from '../../nodes/PartnerLogistics/webhook/signature';
 import { NOW, nowSeconds, stripeHeader } from './signers';
 
@@ -12,7 +13,7 @@ function verify(
 	return verifyStripeSignature({
 		rawBody: Buffer.from(options.rawBody ?? body),
 		header,
-		secrets: options.secrets ?? [current],
+		keys: deriveKeys(options.secrets ?? [current], 'text'),
 		toleranceSeconds: 300,
 		now: NOW,
 	});

@@ -3,7 +3,7 @@ import {
 	expressionLeaves,
 	isBatchable,
 	withValues,
-} from '../../nodes/PartnerLogistics/shared/expressions';
+} from '../../nodes/PartnerLogistics/pipeline/expressions';
 
 describe('expressionLeaves: which stored values can join a batch', () => {
 	test('a value without an expression has none', () => {

@@ -4,7 +4,7 @@ import {
 	RunKeys,
 	type IdempotencyScope,
 	type KeyMemory,
-} from '../../nodes/PartnerLogistics/shared/idempotency';
+} from '../../nodes/PartnerLogistics/pipeline/keys';
 
 const scope: IdempotencyScope = {
 	instanceId: 'instance-1',

@@ -1,4 +1,4 @@
-import { Pacer, type Clock } from '../../nodes/PartnerLogistics/shared/pacer';
+import { Pacer, type Clock } from '../../nodes/PartnerLogistics/pipeline/pacer';
 
 /** A clock that only moves when the pacer waits: start times are exact. */
 function fakeClock(): Clock & { starts: number[]; time: number } {

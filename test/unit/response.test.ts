@@ -1,4 +1,4 @@
-import { readListPage, readRecords } from '../../nodes/PartnerLogistics/shared/response';
+import { readListPage, readRecords } from '../../nodes/PartnerLogistics/pipeline/response';
 
 describe('readRecords passes unknown shapes through', () => {
 	test('an array gives one record per element', () => {

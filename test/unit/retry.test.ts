@@ -1,4 +1,4 @@
-import { decideRetry, parseRetryAfter } from '../../nodes/PartnerLogistics/shared/retry';
+import { decideRetry, Retries, parseRetryAfter } from '../../nodes/PartnerLogistics/pipeline/retry';
 
 const noJitter = () => 0;
 const budget = { maxRetries: 3, faultRetries: 2 };
@@ -123,4 +123,35 @@ test('a 409 after our own attempt broke off is waited for; any other 409 is a co
 	expect(
 		decideRetry(conflict, { busyRetries: 0, faultRetries: 1, faulted: true }, budget, 0, noJitter),
 	).toEqual({ retry: true, delayMs: 1000, busy: false });
+});
+
+describe("Retries: one request's retries, counted in one place", () => {
+	test('a 429 pauses the batch, a 503 or a fault waits for this request only', () => {
+		const retries = new Retries(budget);
+		expect(retries.next(status(429, '0'))).toMatchObject({ retry: true, pauseBatch: true });
+		expect(retries.next(status(503, '0'))).toMatchObject({ retry: true, pauseBatch: false });
+		expect(retries.next({ kind: 'fault', code: 'ECONNRESET' })).toMatchObject({
+			retry: true,
+			pauseBatch: false,
+		});
+		expect(retries.count).toBe(3);
+	});
+
+	test('after a broken connection, a 409 is that attempt still running: waited for', () => {
+		const retries = new Retries(budget);
+		expect(retries.next(status(409)).retry).toBe(false);
+		retries.next({ kind: 'fault', code: 'ECONNRESET' });
+		expect(retries.next(status(409)).retry).toBe(true);
+	});
+
+	test('stops when the budget is spent, and counts only the retries made', () => {
+		const retries = new Retries({ maxRetries: 1, faultRetries: 0 });
+		expect(retries.next(status(429, '0')).retry).toBe(true);
+		expect(retries.next(status(429, '0'))).toEqual({ retry: false, reason: 'budget' });
+		expect(retries.next({ kind: 'fault', code: 'ECONNRESET' })).toEqual({
+			retry: false,
+			reason: 'budget',
+		});
+		expect(retries.count).toBe(1);
+	});
 });

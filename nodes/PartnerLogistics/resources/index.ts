@@ -1,4 +1,4 @@
-import type { ResourceSpec } from '../shared/operation';
+import type { ResourceSpec } from '../pipeline/operation';
 import { bookingResource } from './booking';
 import { haulageQuotationResource } from './haulageQuotation';
 import { hubResource } from './hub';

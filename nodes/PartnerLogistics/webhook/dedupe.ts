@@ -61,3 +61,20 @@ export class EventIdMemory {
 }
 
 export const eventIdMemory = new EventIdMemory();
+
+/**
+ * Whether a verified delivery repeats an event this trigger (`scope`) still remembers; if not,
+ * the event is recorded now. Check and record are one synchronous step, so of any number of
+ * concurrent copies of one event exactly one is not a redelivery.
+ */
+export function isRedelivery(
+	scope: string,
+	eventId: string | null,
+	delivery: { rawBody: Buffer },
+	verification: { timestampMs?: number },
+	settings: { toleranceSeconds: number; rememberEventIdsHours: number },
+	now = Date.now(),
+): boolean {
+	const until = rememberUntil(verification.timestampMs, now, settings);
+	return !eventIdMemory.claim(scope, deliveryKey(eventId, delivery.rawBody), until, now);
+}

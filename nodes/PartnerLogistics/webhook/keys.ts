@@ -3,10 +3,22 @@ import type { SignatureScheme } from './settings';
 /** How a scheme turns a secret into HMAC key bytes. */
 export type KeyFormat = 'standardWebhooks' | 'text';
 
+/**
+ * The HMAC keys of a secret list (current first, then previous), derived once when the
+ * credential is read and kept with it in the secret cache (webhook/secrets.ts), so no delivery
+ * decodes a secret. A secret that yields no key leaves `undefined` in its place.
+ */
+export interface SigningKeys {
+	readonly keys: ReadonlyArray<Buffer | undefined>;
+	/**
+	 * The key tried first: the one that matched last. During a rotation a sender signs with one
+	 * secret for a stretch, so a delivery costs one HMAC instead of two.
+	 */
+	first: number;
+}
+
 const STANDARD_WEBHOOKS_PREFIX = 'whsec_';
 const BASE64_ALPHABET = /^[A-Za-z0-9+/]*$/;
-/** Keyrings kept per process; more distinct secret sets than this means a cache miss, not a leak. */
-const MAX_KEYRINGS = 100;
 
 /**
  * A Standard Webhooks secret's key exactly as the reference library (`standardwebhooks` 1.1.1,
@@ -38,42 +50,6 @@ export function keyOf(secret: string, format: KeyFormat): Buffer | undefined {
 	return format === 'standardWebhooks' ? standardWebhooksKey(secret) : textKey(secret);
 }
 
-/**
- * The keys of one secret list (current first, then previous), decoded once. During a rotation a
- * sender signs with one secret for a stretch, so verification starts with the key that matched
- * last (`first`): one HMAC per delivery instead of two.
- */
-export class Keyring {
-	first = 0;
-	/** Whether any secret yields a key. */
-	readonly usable: boolean;
-
-	constructor(
-		readonly format: KeyFormat,
-		readonly keys: ReadonlyArray<Buffer | undefined>,
-	) {
-		this.usable = keys.some((key) => key !== undefined);
-	}
-}
-
-const keyrings = new Map<string, Keyring>();
-/** The trigger hands over the same (never modified) secret list per delivery: found without a join. */
-const keyringsByList = new WeakMap<readonly string[], Keyring>();
-
-/** The cached keyring of these secrets, built on first use. */
-export function keyringFor(secrets: readonly string[], format: KeyFormat): Keyring {
-	const known = keyringsByList.get(secrets);
-	if (known?.format === format) return known;
-	const id = `${format}\n${secrets.join('\n')}`;
-	let keyring = keyrings.get(id);
-	if (keyring === undefined) {
-		if (keyrings.size >= MAX_KEYRINGS) keyrings.delete(keyrings.keys().next().value as string);
-		keyring = new Keyring(
-			format,
-			secrets.map((secret) => keyOf(secret, format)),
-		);
-		keyrings.set(id, keyring);
-	}
-	keyringsByList.set(secrets, keyring);
-	return keyring;
+export function deriveKeys(secrets: readonly string[], format: KeyFormat): SigningKeys {
+	return { keys: secrets.map((secret) => keyOf(secret, format)), first: 0 };
 }

@@ -4,42 +4,60 @@ import type { RejectionReason } from './signature';
 export type RefusalReason = RejectionReason | Extract<ParsedBody, { ok: false }>['reason'];
 
 /**
- * What each refusal means and what to check, for the n8n log and the editor. The sender gets
- * none of it: a forger must not learn which check failed.
+ * All a sender learns, by status: a forger must not learn which check failed. 503 is the
+ * trigger's own configuration problem (a non-2xx, so the sender retries once it is fixed).
  */
-export const REFUSALS: Record<RefusalReason, { what: string; check: string }> = {
+export const SENDER_MESSAGES = {
+	400: 'Expected JSON sent as application/json',
+	401: 'Webhook signature verification failed',
+	503: 'The receiver of these events is not configured correctly',
+} as const;
+
+/**
+ * Each refusal's status, and what it means and what to check, for the n8n log and the editor:
+ * 401 when the signature does not hold, 400 for a verified body that is not JSON.
+ */
+export const REFUSALS: Record<RefusalReason, { status: 400 | 401; what: string; check: string }> = {
 	'no-secret': {
+		status: 401,
 		what: 'no signing secret yields a key',
 		check: 'Check the Webhook Signing Secret in the Partner Logistics API credential.',
 	},
 	'missing-header': {
+		status: 401,
 		what: 'a signature header is missing',
 		check:
 			'Check that Signature Scheme (and its header name option) matches what the sender sends.',
 	},
 	'malformed-header': {
+		status: 401,
 		what: 'a signature or timestamp header is malformed',
 		check: 'Check that Signature Scheme and its options match what the sender sends.',
 	},
 	'stale-timestamp': {
+		status: 401,
 		what: 'the signed timestamp is older than the timestamp tolerance',
 		check:
 			'A replay of an old delivery looks like this. If the sender is genuine, check its clock or raise Timestamp Tolerance.',
 	},
 	'future-timestamp': {
+		status: 401,
 		what: 'the signed timestamp is further ahead than the timestamp tolerance',
 		check: "Check the sender's clock, the Timestamp Unit option, or raise Timestamp Tolerance.",
 	},
 	'signature-mismatch': {
+		status: 401,
 		what: 'the signature does not match the signing secret',
 		check:
 			'Check that the credential holds the secret the partner portal shows for this webhook (and Previous Signing Secret during a rotation), and that Signature Scheme matches.',
 	},
 	'not-json-content-type': {
+		status: 400,
 		what: 'the verified body was not sent as JSON',
 		check: 'Partner Logistics events are JSON sent with Content-Type: application/json.',
 	},
 	'invalid-json': {
+		status: 400,
 		what: 'the verified body is not valid JSON',
 		check: 'Partner Logistics events are JSON sent with Content-Type: application/json.',
 	},

@@ -1,41 +1,131 @@
-import { keyFormat, keyOf } from './keys';
+import { deriveKeys, keyFormat, type SigningKeys } from './keys';
 import type { SignatureScheme } from './settings';
+import type { Verification } from './signature';
 
-export type SecretsResult = { ok: true; secrets: string[] } | { ok: false; problem: string };
+/** The keys to verify with, or the configuration problem that leaves none (told to the user). */
+export type CredentialKeys = { ok: true; keys: SigningKeys } | { ok: false; problem: string };
+
+/** The fields of the Partner Logistics API credential the trigger reads. */
+export interface SigningSecrets {
+	webhookSigningSecret?: unknown;
+	previousWebhookSigningSecret?: unknown;
+}
+
+/** The trigger's credential, as the cache sees it. */
+export interface TriggerCredential {
+	scheme: SignatureScheme;
+	/** n8n's id of the credential; a credential without one is read every time. */
+	id: string | null | undefined;
+	/** Reads it from n8n's credential store: a database read and a decryption. */
+	read(): Promise<SigningSecrets>;
+}
 
 /**
- * The secrets to verify with, current first. A scheme that signs needs a current secret that
- * yields a key; anything else is a configuration problem for the user, never a silent pass.
+ * Why keys are wanted. A delivery reuses keys up to a minute old; after a signature mismatch they
+ * may be 5 s old; a test event and publishing read the credential as it is now, since the user
+ * may have just edited it.
+ */
+export type KeysWanted = 'delivery' | 'mismatch' | 'fresh';
+
+/** How long a delivery reuses the keys read from the credential: an edit applies within this. */
+export const KEYS_REUSED_FOR_MS = 60_000;
+/** A signature mismatch, or a broken secret, reads the credential again after this. */
+export const KEYS_REREAD_AFTER_MS = 5_000;
+
+const NO_SECRET =
+	'The Partner Logistics API credential has no Webhook Signing Secret. Paste the secret the partner portal shows for this webhook, or set Signature Scheme to None (not recommended).';
+
+/**
+ * The keys of the credential's secrets, current first. A scheme that signs needs a current secret
+ * that yields a key; anything else is a configuration problem for the user, never a silent pass.
  * Surrounding whitespace from a copy and paste is dropped. Messages name the credential field,
  * never its value.
  */
-export function usableSecrets(
+export function credentialKeys(
 	scheme: SignatureScheme,
-	current: unknown,
-	previous: unknown,
-): SecretsResult {
-	if (scheme === 'none') return { ok: true, secrets: [] };
-	const secrets: string[] = [];
-	for (const [field, value] of [
-		['Webhook Signing Secret', current],
-		['Previous Signing Secret', previous],
-	] as const) {
-		const secret = typeof value === 'string' ? value.trim() : '';
-		if (secret === '' && field === 'Previous Signing Secret') continue;
-		if (secret === '') {
+	credential: SigningSecrets,
+): CredentialKeys {
+	if (scheme === 'none') return { ok: true, keys: deriveKeys([], 'text') };
+	const current = trimmed(credential.webhookSigningSecret);
+	const previous = trimmed(credential.previousWebhookSigningSecret);
+	if (current === '') return { ok: false, problem: NO_SECRET };
+	const keys = deriveKeys(previous === '' ? [current] : [current, previous], keyFormat(scheme));
+	const broken = keys.keys.indexOf(undefined);
+	if (broken < 0) return { ok: true, keys };
+	const field = broken === 0 ? 'Webhook Signing Secret' : 'Previous Signing Secret';
+	return {
+		ok: false,
+		problem: `The ${field} is not a Standard Webhooks secret (whsec_ followed by base64; the prefix may be left out). Copy it again from the partner portal, or choose the Signature Scheme the partner uses.`,
+	};
+}
+
+function trimmed(value: unknown): string {
+	return typeof value === 'string' ? value.trim() : '';
+}
+
+/**
+ * The one place the trigger remembers a credential's secrets, held as the keys derived from them,
+ * per credential and scheme, in this n8n process: a delivery costs neither a credential-store read
+ * nor a key derivation. A secret that yields no key is remembered too, so a broken credential does
+ * not cost a read per delivery, but only for KEYS_REREAD_AFTER_MS: the user is probably fixing it.
+ * A credential that could not be read is not remembered.
+ */
+export class SecretCache {
+	private readonly entries = new Map<string, { keys: CredentialKeys; readAt: number }>();
+
+	constructor(
+		private readonly clock: () => number = Date.now,
+		private readonly maxEntries = 1000,
+	) {}
+
+	async keys(credential: TriggerCredential, wanted: KeysWanted): Promise<CredentialKeys> {
+		if (credential.scheme === 'none') return credentialKeys('none', {});
+		const id = credential.id ? `${credential.scheme}/${credential.id}` : undefined;
+		const now = this.clock();
+		const cached = id === undefined ? undefined : this.entries.get(id);
+		if (cached && now - cached.readAt < maxAgeMs(wanted, cached.keys.ok)) return cached.keys;
+		let secrets: SigningSecrets;
+		try {
+			secrets = await credential.read();
+		} catch (error) {
+			const reason = (error as Error).message;
 			return {
 				ok: false,
-				problem:
-					'The Partner Logistics API credential has no Webhook Signing Secret. Paste the secret the partner portal shows for this webhook, or set Signature Scheme to None (not recommended).',
+				problem: `The Partner Logistics API credential could not be read: ${reason}`,
 			};
 		}
-		if (!keyOf(secret, keyFormat(scheme))) {
-			return {
-				ok: false,
-				problem: `The ${field} is not a Standard Webhooks secret (whsec_ followed by base64; the prefix may be left out). Copy it again from the partner portal, or choose the Signature Scheme the partner uses.`,
-			};
-		}
-		secrets.push(secret);
+		const keys = credentialKeys(credential.scheme, secrets);
+		if (id !== undefined) this.remember(id, keys, now);
+		return keys;
 	}
-	return { ok: true, secrets };
+
+	/**
+	 * Verifies with `keys`, which this cache gave. A signature that does not match reads the
+	 * credential again (at most every KEYS_REREAD_AFTER_MS) and, if that gave other keys, verifies
+	 * once more: the user may have just saved a new secret. A problem the new read finds is returned.
+	 */
+	async verify(
+		credential: TriggerCredential,
+		keys: Extract<CredentialKeys, { ok: true }>,
+		check: (keys: SigningKeys) => Verification,
+	): Promise<Verification | { ok: false; problem: string }> {
+		const verification = check(keys.keys);
+		if (verification.ok || verification.reason !== 'signature-mismatch') return verification;
+		const reread = await this.keys(credential, 'mismatch');
+		if (reread === keys) return verification;
+		return reread.ok ? check(reread.keys) : reread;
+	}
+
+	private remember(id: string, keys: CredentialKeys, now: number): void {
+		this.entries.delete(id);
+		if (this.entries.size >= this.maxEntries) {
+			this.entries.delete(this.entries.keys().next().value as string);
+		}
+		this.entries.set(id, { keys, readAt: now });
+	}
+}
+
+function maxAgeMs(wanted: KeysWanted, usable: boolean): number {
+	if (wanted === 'fresh') return 0;
+	return wanted === 'delivery' && usable ? KEYS_REUSED_FOR_MS : KEYS_REREAD_AFTER_MS;
 }

@@ -1,6 +1,7 @@
+import { optionFields, type SignatureScheme } from './description';
 import type { TimestampUnit } from './timestamp';
 
-export type SignatureScheme = 'standardWebhooks' | 'stripe' | 'hmacHeader' | 'none';
+export type { SignatureScheme };
 export type HmacAlgorithm = 'sha256' | 'sha512';
 export type HmacEncoding = 'hex' | 'base64';
 
@@ -20,19 +21,10 @@ export interface TriggerOptions {
 	hmacPrefix: string;
 }
 
-export const DEFAULT_OPTIONS: TriggerOptions = {
-	toleranceSeconds: 300,
-	rememberEventIdsHours: 24,
-	timestampUnit: 'auto',
-	eventTypeField: 'type',
-	eventTypeHeader: '',
-	eventIdField: 'id',
-	stripeHeaderName: 'Stripe-Signature',
-	hmacHeaderName: 'X-Signature',
-	hmacAlgorithm: 'sha256',
-	hmacEncoding: 'hex',
-	hmacPrefix: '',
-};
+/** The Options' defaults, as the trigger's description declares them. */
+export const DEFAULT_OPTIONS = Object.fromEntries(
+	optionFields.map((field) => [field.name, field.default]),
+) as unknown as TriggerOptions;
 
 export interface TriggerSettings extends TriggerOptions {
 	signatureScheme: SignatureScheme;

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-import { type KeyFormat, keyringFor } from './keys';
+import type { SigningKeys } from './keys';
 import type { HmacAlgorithm, HmacEncoding, TriggerSettings } from './settings';
 import { checkTimestamp, type TimestampUnit } from './timestamp';
 
@@ -23,10 +23,16 @@ export type Verification =
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
 
+/** A request as received: the raw bytes that were signed, and the headers. */
+export interface Delivery {
+	rawBody: Buffer;
+	headers: HeaderMap;
+}
+
 interface TimedInput {
 	rawBody: Buffer;
-	/** Current secret first, then the previous one during rotation. */
-	secrets: readonly string[];
+	/** The keys of the current secret, then of the previous one during rotation. */
+	keys: SigningKeys;
 	toleranceSeconds: number;
 	timestampUnit?: TimestampUnit;
 	now?: number;
@@ -59,7 +65,7 @@ export function verifyStandardWebhook(input: TimedInput & { headers: HeaderMap }
 		}
 		start = end + 1;
 	}
-	return verifyTimed(input, timestamp, candidates, 'standardWebhooks', `${id}.${timestamp}.`, id);
+	return verifyTimed(input, timestamp, candidates, `${id}.${timestamp}.`, id);
 }
 
 /** Stripe's scheme: `t=<timestamp>,v1=<hex>[,v1=<hex>]`, an HMAC-SHA256 of `<t>.<raw body>`. */
@@ -80,7 +86,7 @@ export function verifyStripeSignature(input: TimedInput & { header?: string }): 
 		}
 	}
 	if (timestamps !== 1) return rejected('malformed-header');
-	return verifyTimed(input, timestamp, candidates, 'text', `${timestamp}.`);
+	return verifyTimed(input, timestamp, candidates, `${timestamp}.`);
 }
 
 /**
@@ -91,7 +97,7 @@ export function verifyStripeSignature(input: TimedInput & { header?: string }): 
 export function verifyHmacHeader(input: {
 	rawBody: Buffer;
 	header?: string;
-	secrets: readonly string[];
+	keys: SigningKeys;
 	algorithm: HmacAlgorithm;
 	encoding: HmacEncoding;
 	prefix?: string;
@@ -104,14 +110,14 @@ export function verifyHmacHeader(input: {
 			.filter((entry) => entry !== '' && entry.toLowerCase().startsWith(prefix))
 			.map((entry) => decodeSignature(entry.slice(prefix.length), input.encoding)),
 	);
-	return verifySigned(input.secrets, 'text', input.algorithm, input.rawBody, candidates);
+	return verifySigned(input.keys, input.algorithm, input.rawBody, candidates);
 }
 
 /** Runs the verifier of the configured scheme; `none` accepts everything, by the user's choice. */
 export function verifyDelivery(
 	settings: TriggerSettings,
-	delivery: { rawBody: Buffer; headers: HeaderMap },
-	secrets: readonly string[],
+	delivery: Delivery,
+	keys: SigningKeys,
 	now = Date.now(),
 ): Verification {
 	const { rawBody, headers } = delivery;
@@ -121,7 +127,7 @@ export function verifyDelivery(
 			return verifyStandardWebhook({
 				rawBody,
 				headers,
-				secrets,
+				keys,
 				toleranceSeconds,
 				timestampUnit,
 				now,
@@ -130,7 +136,7 @@ export function verifyDelivery(
 			return verifyStripeSignature({
 				rawBody,
 				header: headerValue(headers, settings.stripeHeaderName),
-				secrets,
+				keys,
 				toleranceSeconds,
 				timestampUnit,
 				now,
@@ -138,7 +144,7 @@ export function verifyDelivery(
 		case 'hmacHeader':
 			return verifyHmacHeader({
 				rawBody,
-				secrets,
+				keys,
 				header: headerValue(headers, settings.hmacHeaderName),
 				algorithm: settings.hmacAlgorithm,
 				encoding: settings.hmacEncoding,
@@ -160,7 +166,6 @@ function verifyTimed(
 	input: TimedInput,
 	timestamp: string,
 	candidates: Buffer[],
-	format: KeyFormat,
 	signedPrefix: string,
 	eventId?: string,
 ): Verification {
@@ -173,14 +178,7 @@ function verifyTimed(
 		now,
 	);
 	if (!time.ok) return time;
-	const secretIndex = matchingKey(
-		input.secrets,
-		format,
-		'sha256',
-		signedPrefix,
-		input.rawBody,
-		candidates,
-	);
+	const secretIndex = matchingKey(input.keys, 'sha256', signedPrefix, input.rawBody, candidates);
 	if (secretIndex < 0) return rejected(secretIndex === NO_KEY ? 'no-secret' : 'signature-mismatch');
 	return { ok: true, secretIndex, eventId, timestampMs: time.ms };
 }
@@ -189,46 +187,45 @@ const NO_KEY = -2;
 const NO_MATCH = -1;
 
 function verifySigned(
-	secrets: readonly string[],
-	format: KeyFormat,
+	keys: SigningKeys,
 	algorithm: HmacAlgorithm,
 	body: Buffer,
 	candidates: Buffer[],
 ): Verification {
 	if (candidates.length === 0) return rejected('malformed-header');
-	const secretIndex = matchingKey(secrets, format, algorithm, '', body, candidates);
+	const secretIndex = matchingKey(keys, algorithm, '', body, candidates);
 	if (secretIndex < 0) return rejected(secretIndex === NO_KEY ? 'no-secret' : 'signature-mismatch');
 	return { ok: true, secretIndex };
 }
 
 /**
  * The index of the secret whose HMAC of `<signedPrefix><body>` is among the candidates, trying
- * the one that matched last first; NO_MATCH, or NO_KEY when no secret yields a key. A number,
- * not an object: this runs per delivery.
+ * the key that matched last first and remembering the one that matches (the keys are the secret
+ * cache's); NO_MATCH, or NO_KEY when no secret yields a key. A number, not an object: this runs
+ * per delivery.
  */
 function matchingKey(
-	secrets: readonly string[],
-	format: KeyFormat,
+	signing: SigningKeys,
 	algorithm: HmacAlgorithm,
 	signedPrefix: string,
 	body: Buffer,
 	candidates: Buffer[],
 ): number {
-	const keyring = keyringFor(secrets, format);
-	const { keys } = keyring;
-	if (!keyring.usable) return NO_KEY;
+	const { keys } = signing;
+	let result = NO_KEY;
 	for (let step = 0; step < keys.length; step++) {
-		const secretIndex = (keyring.first + step) % keys.length;
+		const secretIndex = (signing.first + step) % keys.length;
 		const key = keys[secretIndex];
 		if (!key) continue;
+		result = NO_MATCH;
 		const hmac = createHmac(algorithm, key);
 		if (signedPrefix !== '') hmac.update(signedPrefix);
 		if (matchesAny(hmac.update(body).digest(), candidates)) {
-			keyring.first = secretIndex;
+			signing.first = secretIndex;
 			return secretIndex;
 		}
 	}
-	return NO_MATCH;
+	return result;
 }
 
 /** Constant-time: every candidate is compared in full, whichever one matches. */

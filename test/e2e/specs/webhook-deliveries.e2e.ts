@@ -231,20 +231,36 @@ describe('Partner Logistics Trigger: where a refusal shows', () => {
 			body: { message: 'Webhook signature verification failed' },
 		});
 		expect(Object.keys(forged.body as object)).toEqual(['message']);
-		const logged = await waitFor('the refusal in the n8n log', async () => {
+		const stale = await suite.admin.sendWebhook({
+			url: trigger.url,
+			secret,
+			type: 'booking.created',
+			mode: 'stale-timestamp',
+		});
+		expect(stale).toMatchObject({
+			status: 401,
+			body: { message: 'Webhook signature verification failed' },
+		});
+		const logged = await waitFor('both refusals in the n8n log', async () => {
 			const lines = logSince(offset).filter(({ message }) =>
 				message.includes('refused a delivery'),
 			);
-			return lines.length ? lines : undefined;
+			return lines.length >= 2 ? lines : undefined;
 		});
+		const refused = `Partner Logistics Trigger "${TRIGGER}" in workflow ${trigger.id} refused a delivery with 401`;
 		expect(logged).toEqual([
 			{
 				level: 'info',
-				message: `Partner Logistics Trigger "${TRIGGER}" in workflow ${trigger.id} refused a delivery with 401: the signature does not match the signing secret (signature-mismatch)`,
+				message: `${refused}: the signature does not match the signing secret (signature-mismatch)`,
+			},
+			{
+				level: 'info',
+				message: `${refused}: the signed timestamp is older than the timestamp tolerance (stale-timestamp)`,
 			},
 		]);
 		const text = JSON.stringify(logSince(offset));
-		for (const value of [secret, forged.headers['webhook-signature'].slice(3), 'e2e-forged-body']) {
+		const signatures = [forged, stale].map((sent) => sent.headers['webhook-signature'].slice(3));
+		for (const value of [secret, ...signatures, 'e2e-forged-body']) {
 			expect(text).not.toContain(value);
 		}
 	});

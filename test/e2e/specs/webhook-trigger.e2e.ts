@@ -1,7 +1,7 @@
 import { sleep, waitFor } from '../lib/http';
 import { triggerUrl, WORKFLOW_IDS } from '../lib/fixtures';
 import { type Execution, nodeOutput } from '../lib/n8nApi';
-import type { SendWebhookOptions, SendWebhookResult, WebhookMode } from '../../sandbox';
+import type { SendWebhookOptions, SendWebhookResult } from '../../sandbox';
 import { loadSuite } from '../lib/suiteContext';
 
 // The active trigger workflow receiving deliveries from the sandbox's Standard Webhooks emitter.
@@ -70,6 +70,10 @@ describe('Partner Logistics Trigger in an active workflow', () => {
 				event: JSON.parse(accepted[1].sentBody),
 			}),
 		]);
+		const output = JSON.stringify(outputs);
+		for (const secret of [suite.signingSecret, suite.signingSecret.replace(/^whsec_/, '')]) {
+			expect(output).not.toContain(secret);
+		}
 	});
 
 	it('acknowledges a replayed delivery (same webhook-id) without a second execution', async () => {
@@ -79,17 +83,24 @@ describe('Partner Logistics Trigger in an active workflow', () => {
 		expect(replay.body).toMatchObject({ ignored: 'duplicate' });
 	});
 
-	it.each<[string, WebhookMode, number]>([
-		['a forged signature', 'bad-signature', 401],
-		['a signature made with another secret', 'wrong-secret', 401],
-		['a stale timestamp', 'stale-timestamp', 401],
-		['a body that is not JSON (n8n answers itself)', 'not-json', 422],
-	])('refuses %s (emitter mode %s) with %d', async (_what, mode, status) => {
-		const result = await send({ mode });
+	it.each<[string, Partial<SendWebhookOptions>, number]>([
+		['a forged signature', { mode: 'bad-signature' }, 401],
+		['a signature made with another secret', { mode: 'wrong-secret' }, 401],
+		['a stale timestamp', { mode: 'stale-timestamp' }, 401],
+		['a timestamp too far ahead', { mode: 'future-timestamp' }, 401],
+		['no signature headers', { mode: 'missing-headers' }, 401],
+		['a body changed after signing', { mode: 'tampered-body' }, 401],
+		['a body that is not JSON (n8n answers itself)', { mode: 'not-json' }, 422],
+		['a signed body sent as text/plain', { mode: 'not-json', contentType: 'text/plain' }, 400],
+	])('refuses %s (emitter %j) with %d', async (_what, options, status) => {
+		const result = await send(options);
 		expect(result.status).toBe(status);
 		// Which check failed goes to n8n's log, never to the sender.
 		if (status === 401) {
 			expect(result.body).toEqual({ message: 'Webhook signature verification failed' });
+		}
+		if (status === 400) {
+			expect(result.body).toEqual({ message: 'Expected JSON sent as application/json' });
 		}
 	});
 

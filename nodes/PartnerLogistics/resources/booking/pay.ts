@@ -1,19 +1,24 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { additionalFields, extraBodyField, idField } from '../../descriptions/fields';
+import { paymentBody, paymentCheck, paymentFields } from '../../payment/initiation';
+import type { OperationSpec } from '../../pipeline/operation';
+import { externalReference } from '../../route/reference';
 
-import { extraBodyField, idField, paymentFields } from '../../shared/descriptions';
+/** Direct bookings are paid with a saved card only. */
+const kind = { credit: false, stage: false };
 
-const showOnlyForBookingPay = { resource: ['booking'], operation: ['pay'] };
-
-export const bookingPayDescription: INodeProperties[] = [
-	idField('bookingId', 'Booking ID', showOnlyForBookingPay, 'The booking to pay', 'bk_123'),
-	...paymentFields(showOnlyForBookingPay, { credit: false, stage: false }),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: { show: showOnlyForBookingPay },
-		options: [extraBodyField],
-	},
-];
+export const bookingPay: OperationSpec = {
+	name: 'Pay',
+	value: 'pay',
+	action: 'Pay for a booking',
+	description: 'Pay a booking with a saved card (direct bookings cannot use credit)',
+	fields: [
+		idField('bookingId', 'Booking ID', 'The booking to pay', 'bk_123'),
+		...paymentFields(kind),
+		additionalFields([extraBodyField]),
+	],
+	method: 'POST',
+	path: '/partner-api/bookings/{bookingId}/payment',
+	body: paymentBody(kind),
+	check: paymentCheck(kind),
+	reference: externalReference,
+};

@@ -1,8 +1,16 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { INFERRED_PATH } from '../../descriptions/fields';
+import type { OperationSpec } from '../../pipeline/operation';
+import { externalReference } from '../../route/reference';
+import { extraBodyOnly, quotationId, quotationPath } from './fields';
 
-import { extraBodyCollection, quotationIdField } from './shared';
-
-export const haulageQuotationAcceptDescription: INodeProperties[] = [
-	quotationIdField('accept'),
-	extraBodyCollection('accept'),
-];
+export const haulageQuotationAccept: OperationSpec = {
+	name: 'Accept',
+	value: 'accept',
+	action: 'Accept a haulage quotation',
+	description: `Accept the operator's HAUL quotation. ${INFERRED_PATH}.`,
+	fields: [quotationId, extraBodyOnly],
+	method: 'POST',
+	path: `${quotationPath}/accept`,
+	body: () => ({}),
+	reference: externalReference,
+};

@@ -1,8 +1,19 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { INFERRED_PATH } from '../../descriptions/fields';
+import { noPaymentDetails } from '../../payment/initiation';
+import type { OperationSpec } from '../../pipeline/operation';
+import { externalReference } from '../../route/reference';
+import { extraBodyOnly, quotationId, quotationPath } from './fields';
 
-import { extraBodyCollection, quotationIdField } from './shared';
-
-export const haulageQuotationAcceptCreditDescription: INodeProperties[] = [
-	quotationIdField('acceptCredit'),
-	extraBodyCollection('acceptCredit'),
-];
+export const haulageQuotationAcceptCredit: OperationSpec = {
+	name: 'Accept Credit',
+	value: 'acceptCredit',
+	subtitle: 'Accept Credit for Haulage Quotation',
+	action: 'Accept credit for a haulage quotation',
+	description: `Accept the approved credit of a quotation issued with credit terms. ${INFERRED_PATH}.`,
+	fields: [quotationId, extraBodyOnly],
+	method: 'POST',
+	path: `${quotationPath}/credit-accept`,
+	body: () => ({}),
+	check: noPaymentDetails,
+	reference: externalReference,
+};

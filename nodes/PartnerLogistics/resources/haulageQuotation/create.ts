@@ -1,16 +1,30 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { INFERRED_PATH } from '../../descriptions/fields';
+import { jsonObject } from '../../pipeline/body';
+import type { OperationSpec } from '../../pipeline/operation';
+import { required } from '../../pipeline/problem';
+import { externalReference } from '../../route/reference';
 
-export const haulageQuotationCreateDescription: INodeProperties[] = [
-	{
-		displayName: 'Shipment Details (JSON)',
-		name: 'shipmentDetails',
-		type: 'json',
-		required: true,
-		default: '{}',
-		placeholder: '{"cargo": "20 pallets of tiles", "pickupAddress": "…", "dropoffAddress": "…"}',
-		description:
-			'The request body: the shipment and route details the operator needs to quote. The published API documentation names the step but not its fields, so the body is sent as you write it.',
-		hint: 'Ask your Partner Logistics contact which fields they expect; any JSON object is sent unchanged',
-		displayOptions: { show: { resource: ['haulageQuotation'], operation: ['create'] } },
-	},
-];
+export const haulageQuotationCreate: OperationSpec = {
+	name: 'Create',
+	value: 'create',
+	action: 'Request a haulage quotation',
+	description: `Ask the operator to quote a HAUL shipment. ${INFERRED_PATH}; the body is sent as given.`,
+	fields: [
+		{
+			displayName: 'Shipment Details (JSON)',
+			name: 'shipmentDetails',
+			type: 'json',
+			required: true,
+			default: '{}',
+			placeholder: '{"cargo": "20 pallets of tiles", "pickupAddress": "…", "dropoffAddress": "…"}',
+			description:
+				'The request body: the shipment and route details the operator needs to quote. The published API documentation names the step but not its fields, so the body is sent as you write it.',
+			hint: 'Ask your Partner Logistics contact which fields they expect; any JSON object is sent unchanged',
+		},
+	],
+	method: 'POST',
+	path: '/partner-api/haulage/quotations',
+	body: ({ read }) => jsonObject(read('shipmentDetails'), 'shipmentDetails'),
+	check: (body) => (Object.keys(body).length ? undefined : required('shipmentDetails', '{}')),
+	reference: externalReference,
+};

@@ -1,8 +1,16 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { INFERRED_PATH } from '../../descriptions/fields';
+import type { OperationSpec } from '../../pipeline/operation';
+import { externalReference } from '../../route/reference';
+import { extraBodyOnly, quotationId, quotationPath } from './fields';
 
-import { extraBodyCollection, quotationIdField } from './shared';
-
-export const haulageQuotationDeclineDescription: INodeProperties[] = [
-	quotationIdField('decline'),
-	extraBodyCollection('decline'),
-];
+export const haulageQuotationDecline: OperationSpec = {
+	name: 'Decline',
+	value: 'decline',
+	action: 'Decline a haulage quotation',
+	description: `Decline the operator's HAUL quotation. ${INFERRED_PATH}.`,
+	fields: [quotationId, extraBodyOnly],
+	method: 'POST',
+	path: `${quotationPath}/decline`,
+	body: () => ({}),
+	reference: externalReference,
+};

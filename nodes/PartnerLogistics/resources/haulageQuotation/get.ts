@@ -1,5 +1,15 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { INFERRED_PATH } from '../../descriptions/fields';
+import type { OperationSpec } from '../../pipeline/operation';
+import { externalReference } from '../../route/reference';
+import { quotationId, quotationPath } from './fields';
 
-import { quotationIdField } from './shared';
-
-export const haulageQuotationGetDescription: INodeProperties[] = [quotationIdField('get')];
+export const haulageQuotationGet: OperationSpec = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a haulage quotation',
+	description: `Fetch a HAUL quotation and its status. ${INFERRED_PATH}.`,
+	fields: [quotationId],
+	method: 'GET',
+	path: quotationPath,
+	reference: externalReference,
+};

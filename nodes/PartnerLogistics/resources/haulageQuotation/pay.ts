@@ -1,12 +1,21 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { paymentBody, paymentCheck, paymentFields } from '../../payment/initiation';
+import type { OperationSpec } from '../../pipeline/operation';
+import { externalReference } from '../../route/reference';
+import { quotationId, quotationPath } from './fields';
 
-import { paymentFields } from '../../shared/descriptions';
-import { quotationIdField } from './shared';
+/** A HAUL quotation is paid with a saved card, or on credit where it was issued so, by stage. */
+const kind = { credit: true, stage: true };
 
-export const haulageQuotationPayDescription: INodeProperties[] = [
-	quotationIdField('pay'),
-	...paymentFields(
-		{ resource: ['haulageQuotation'], operation: ['pay'] },
-		{ credit: true, stage: true },
-	),
-];
+export const haulageQuotationPay: OperationSpec = {
+	name: 'Pay',
+	value: 'pay',
+	action: 'Pay for a haulage quotation',
+	description:
+		'Pay a HAUL quotation with a saved card, or with CREDIT where it was issued with credit terms',
+	fields: [quotationId, ...paymentFields(kind)],
+	method: 'POST',
+	path: `${quotationPath}/payment`,
+	body: paymentBody(kind),
+	check: paymentCheck(kind),
+	reference: externalReference,
+};

@@ -1,17 +1,20 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { additionalFields, extraBodyField } from '../../descriptions/fields';
+import { noPaymentDetails } from '../../payment/initiation';
+import type { OperationSpec } from '../../pipeline/operation';
+import { externalReference } from '../../route/reference';
+import { quoteRequestId, quoteRequestPath } from './fields';
 
-import { extraBodyField } from '../../shared/descriptions';
-import { quoteRequestIdField } from './shared';
-
-export const quoteRequestAcceptCreditDescription: INodeProperties[] = [
-	quoteRequestIdField('acceptCredit'),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: { show: { resource: ['quoteRequest'], operation: ['acceptCredit'] } },
-		options: [extraBodyField],
-	},
-];
+export const quoteRequestAcceptCredit: OperationSpec = {
+	name: 'Accept Credit',
+	value: 'acceptCredit',
+	subtitle: 'Accept Credit for Quote Request',
+	action: 'Accept credit for a quote request',
+	description:
+		'Accept the approved partner credit offered with the quotation (only where credit is enabled)',
+	fields: [quoteRequestId, additionalFields([extraBodyField])],
+	method: 'POST',
+	path: `${quoteRequestPath}/credit-accept`,
+	body: () => ({}),
+	check: noPaymentDetails,
+	reference: externalReference,
+};

@@ -1,5 +1,15 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { INFERRED_PATH } from '../../descriptions/fields';
+import type { OperationSpec } from '../../pipeline/operation';
+import { externalReference } from '../../route/reference';
+import { quoteRequestId, quoteRequestPath } from './fields';
 
-import { quoteRequestIdField } from './shared';
-
-export const quoteRequestGetDescription: INodeProperties[] = [quoteRequestIdField('get')];
+export const quoteRequestGet: OperationSpec = {
+	name: 'Get',
+	value: 'get',
+	action: 'Get a quote request',
+	description: `Fetch a quote request, e.g. to see whether the operator sent a quotation. ${INFERRED_PATH}.`,
+	fields: [quoteRequestId],
+	method: 'GET',
+	path: quoteRequestPath,
+	reference: externalReference,
+};

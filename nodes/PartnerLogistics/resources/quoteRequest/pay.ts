@@ -1,12 +1,21 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { paymentBody, paymentCheck, paymentFields } from '../../payment/initiation';
+import type { OperationSpec } from '../../pipeline/operation';
+import { externalReference } from '../../route/reference';
+import { quoteRequestId, quoteRequestPath } from './fields';
 
-import { paymentFields } from '../../shared/descriptions';
-import { quoteRequestIdField } from './shared';
+/** A GO_BULK quotation is paid with a saved card, or on credit where it was issued so. */
+const kind = { credit: true, stage: false };
 
-export const quoteRequestPayDescription: INodeProperties[] = [
-	quoteRequestIdField('pay'),
-	...paymentFields(
-		{ resource: ['quoteRequest'], operation: ['pay'] },
-		{ credit: true, stage: false },
-	),
-];
+export const quoteRequestPay: OperationSpec = {
+	name: 'Pay',
+	value: 'pay',
+	action: 'Pay for a quote request',
+	description:
+		'Pay the quotation with a saved card, or with CREDIT where the quotation was issued with credit terms and has not expired',
+	fields: [quoteRequestId, ...paymentFields(kind)],
+	method: 'POST',
+	path: `${quoteRequestPath}/payment`,
+	body: paymentBody(kind),
+	check: paymentCheck(kind),
+	reference: externalReference,
+};

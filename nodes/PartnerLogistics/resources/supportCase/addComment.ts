@@ -1,14 +1,21 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { OperationSpec } from '../../pipeline/operation';
+import { externalReference } from '../../route/reference';
+import { casePath, caseText } from './fields';
 
-import { caseIdField, caseTextField } from './shared';
-
-export const supportCaseAddCommentDescription: INodeProperties[] = [
-	caseIdField('addComment'),
-	caseTextField(
-		'addComment',
+export const supportCaseAddComment: OperationSpec = {
+	name: 'Add Comment',
+	value: 'addComment',
+	subtitle: 'Comment on Support Case',
+	capability: 'support:create',
+	action: 'Add a comment to a support case',
+	description: 'Add a partner-visible comment (needs the support:create capability)',
+	...caseText(
 		'message',
 		'Message',
 		'The comment to add',
 		'e.g. The recipient is available after 3 pm',
 	),
-];
+	method: 'POST',
+	path: `${casePath}/comments`,
+	reference: externalReference,
+};

@@ -1,14 +1,15 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { OperationSpec } from '../../pipeline/operation';
+import { externalReference } from '../../route/reference';
+import { casePath, caseText } from './fields';
 
-import { caseIdField, caseTextField } from './shared';
-
-export const supportCaseCloseDescription: INodeProperties[] = [
-	caseIdField('close'),
-	caseTextField(
-		'close',
-		'note',
-		'Note',
-		'Why the case is closed',
-		'e.g. Parcel found and delivered',
-	),
-];
+export const supportCaseClose: OperationSpec = {
+	name: 'Close',
+	value: 'close',
+	capability: 'support:create',
+	action: 'Close a support case',
+	description: 'Close a case with a note (needs the support:create capability)',
+	...caseText('note', 'Note', 'Why the case is closed', 'e.g. Parcel found and delivered'),
+	method: 'POST',
+	path: `${casePath}/close`,
+	reference: externalReference,
+};

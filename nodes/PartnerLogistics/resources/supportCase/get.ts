@@ -1,5 +1,16 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { INFERRED_PATH } from '../../descriptions/fields';
+import type { OperationSpec } from '../../pipeline/operation';
+import { externalReference } from '../../route/reference';
+import { caseId, casePath } from './fields';
 
-import { caseIdField } from './shared';
-
-export const supportCaseGetDescription: INodeProperties[] = [caseIdField('get')];
+export const supportCaseGet: OperationSpec = {
+	name: 'Get',
+	value: 'get',
+	capability: 'support:read',
+	action: 'Get a support case',
+	description: `Fetch one case with its partner-visible timeline (needs support:read). ${INFERRED_PATH}.`,
+	fields: [caseId],
+	method: 'GET',
+	path: casePath,
+	reference: externalReference,
+};

@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-const showOnlyForCaseGetMany = { resource: ['supportCase'], operation: ['getAll'] };
+import { compact } from '../../pipeline/body';
+import type { OperationSpec } from '../../pipeline/operation';
 
-export const supportCaseGetManyDescription: INodeProperties[] = [
+const fields: INodeProperties[] = [
 	{
 		displayName: 'Return All',
 		name: 'returnAll',
@@ -10,7 +11,6 @@ export const supportCaseGetManyDescription: INodeProperties[] = [
 		default: false,
 		description: 'Whether to return all results or only up to a given limit',
 		hint: 'Pages are followed only when the API reveals a next-page cursor; otherwise one call returns what the API gives',
-		displayOptions: { show: showOnlyForCaseGetMany },
 	},
 	{
 		displayName: 'Limit',
@@ -19,7 +19,7 @@ export const supportCaseGetManyDescription: INodeProperties[] = [
 		typeOptions: { minValue: 1 },
 		default: 50,
 		description: 'Max number of results to return',
-		displayOptions: { show: { ...showOnlyForCaseGetMany, returnAll: [false] } },
+		displayOptions: { show: { returnAll: [false] } },
 	},
 	{
 		displayName: 'Filters',
@@ -27,7 +27,6 @@ export const supportCaseGetManyDescription: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Filter',
 		default: {},
-		displayOptions: { show: showOnlyForCaseGetMany },
 		options: [
 			{
 				displayName: 'Status',
@@ -41,3 +40,21 @@ export const supportCaseGetManyDescription: INodeProperties[] = [
 		],
 	},
 ];
+
+export const supportCaseGetMany: OperationSpec = {
+	name: 'Get Many',
+	value: 'getAll',
+	subtitle: 'Get Many Support Cases',
+	capability: 'support:read',
+	action: 'Get many support cases',
+	description: 'List support cases, e.g. the OPEN ones (needs the support:read capability)',
+	fields,
+	method: 'GET',
+	path: '/partner-api/support-cases',
+	list: true,
+	query: (read) =>
+		compact({
+			status: read('filters.status'),
+			limit: read('returnAll') === true ? undefined : read('limit'),
+		}),
+};

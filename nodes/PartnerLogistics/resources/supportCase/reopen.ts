@@ -1,14 +1,15 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { OperationSpec } from '../../pipeline/operation';
+import { externalReference } from '../../route/reference';
+import { casePath, caseText } from './fields';
 
-import { caseIdField, caseTextField } from './shared';
-
-export const supportCaseReopenDescription: INodeProperties[] = [
-	caseIdField('reopen'),
-	caseTextField(
-		'reopen',
-		'reason',
-		'Reason',
-		'Why the case is reopened',
-		'e.g. The parcel arrived damaged',
-	),
-];
+export const supportCaseReopen: OperationSpec = {
+	name: 'Reopen',
+	value: 'reopen',
+	capability: 'support:create',
+	action: 'Reopen a support case',
+	description: 'Reopen a closed case with a reason (needs the support:create capability)',
+	...caseText('reason', 'Reason', 'Why the case is reopened', 'e.g. The parcel arrived damaged'),
+	method: 'POST',
+	path: `${casePath}/reopen`,
+	reference: externalReference,
+};

@@ -1,13 +1,15 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { idField } from '../../descriptions/fields';
+import type { OperationSpec } from '../../pipeline/operation';
+import { externalReference } from '../../route/reference';
 
-import { idField } from '../../shared/descriptions';
-
-export const trackingGetTripDescription: INodeProperties[] = [
-	idField(
-		'tripId',
-		'Trip ID',
-		{ resource: ['tracking'], operation: ['getTrip'] },
-		'The haulage trip',
-		'trip_123',
-	),
-];
+export const trackingGetTrip: OperationSpec = {
+	name: 'Get Trip',
+	value: 'getTrip',
+	subtitle: 'Get Trip',
+	action: 'Get a haulage trip',
+	description: 'Trip information for one haulage trip',
+	fields: [idField('tripId', 'Trip ID', 'The haulage trip', 'trip_123')],
+	method: 'GET',
+	path: '/partner-api/haulage/trips/{tripId}',
+	reference: externalReference,
+};

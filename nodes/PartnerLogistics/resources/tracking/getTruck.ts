@@ -1,13 +1,22 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { idField } from '../../descriptions/fields';
+import type { OperationSpec } from '../../pipeline/operation';
+import { externalReference } from '../../route/reference';
 
-import { idField } from '../../shared/descriptions';
-
-export const trackingGetTruckDescription: INodeProperties[] = [
-	idField(
-		'assignmentId',
-		'Assignment ID',
-		{ resource: ['tracking'], operation: ['getTruck'] },
-		'The truck assignment to track, from Get Trucks',
-		'as_123',
-	),
-];
+export const trackingGetTruck: OperationSpec = {
+	name: 'Get Truck',
+	value: 'getTruck',
+	subtitle: 'Get Truck Tracking',
+	action: 'Get the tracking of a truck assignment',
+	description: 'Tracking of one truck assignment',
+	fields: [
+		idField(
+			'assignmentId',
+			'Assignment ID',
+			'The truck assignment to track, from Get Trucks',
+			'as_123',
+		),
+	],
+	method: 'GET',
+	path: '/partner-api/haulage/tracking/trucks/{assignmentId}',
+	reference: externalReference,
+};

@@ -1,46 +1,19 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ROUTE_FIELDS } from './validate';
+import { compact, type BodyValue, type ParameterReader } from '../pipeline/body';
+import { routeFields, STOP_SLOTS } from './form';
+import { routeOptionFields } from './optionalFields';
+import { isNumberField, toNumber } from './numbers';
 
-/** A value of a JSON body field. */
-export type BodyValue = IDataObject[string];
-
-/** Reads one parameter of the current item, undefined when it is not set. */
-export type ParameterReader = (name: string) => BodyValue;
-
+/** The route fields a booking must repeat from its quote (spec: Booking), in form order. */
+export const ROUTE_FIELDS = routeFields.map((field) => field.name);
 /** Optional quote and booking fields (spec: direct booking quote request), by API name. */
-export const ROUTE_OPTION_FIELDS = [
-	'vehicleType',
-	'externalReference',
-	'requesterName',
-	'recipientName',
-	'pickupPhone',
-	'dropoffPhone',
-	'packageDescription',
-	'deliveryNote',
-	'promoCode',
-	'scheduledAt',
-];
-
-/** Fields the API takes as numbers: a numeric string (from a sheet or CSV) is read as one. */
-const NUMBER_FIELDS = [
-	'packageWeightKg',
-	'pickupLatitude',
-	'pickupLongitude',
-	'dropoffLatitude',
-	'dropoffLongitude',
-	'latitude',
-	'longitude',
-	'quantity',
-];
-
-/** The numbered stops of the editor's Stops field. */
-export const STOP_SLOTS = ['stop1', 'stop2', 'stop3'];
+export const ROUTE_OPTION_FIELDS = routeOptionFields.map((field) => field.name);
 
 /**
  * The route part of a direct quote or booking body, from the route parameters. It reads exactly
- * the fields the chosen form shows (see route.ts), so a value left over from another form is
- * never sent, and a field left empty is not sent at all (validateRoute then names it).
+ * the fields the chosen form shows (see form.ts), so a value left over from another form is
+ * never sent, and a field left empty is not sent at all (the route check then names it).
  */
 export function buildRoute(read: ParameterReader): IDataObject {
 	const serviceType = (read('serviceType') as string | undefined) ?? 'CLICK';
@@ -119,10 +92,7 @@ export function pick(item: IDataObject, fields: string[]): IDataObject {
 		Object.fromEntries(
 			fields
 				.filter((field) => field in item)
-				.map((field) => [
-					field,
-					NUMBER_FIELDS.includes(field) ? toNumber(item[field]) : item[field],
-				]),
+				.map((field) => [field, isNumberField(field) ? toNumber(item[field]) : item[field]]),
 		),
 	);
 }
@@ -140,25 +110,6 @@ function normalizeOptions(body: IDataObject): IDataObject {
 }
 
 /** Phones are sent as + and digits: the spaces and dashes people type are removed. */
-export function normalizePhone(value: BodyValue): BodyValue {
+function normalizePhone(value: BodyValue): BodyValue {
 	return typeof value === 'string' ? value.replace(/[\s-]/g, '') || undefined : value;
-}
-
-/** A numeric string as a number; anything else unchanged, for validation to name. */
-export function toNumber(value: BodyValue): BodyValue {
-	if (typeof value === 'string') {
-		const trimmed = value.trim();
-		if (trimmed === '') return undefined;
-		if (!Number.isNaN(Number(trimmed))) return Number(trimmed);
-	}
-	return value;
-}
-
-/** Leaves out fields that are undefined, null or an empty string. */
-export function compact(body: IDataObject): IDataObject {
-	return Object.fromEntries(
-		Object.entries(body).filter(
-			([, value]) => value !== undefined && value !== null && value !== '',
-		),
-	);
 }

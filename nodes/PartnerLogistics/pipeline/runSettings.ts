@@ -3,35 +3,34 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
+	INodeProperties,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { optionsDescription } from './options';
 import type { PacerSettings } from './pacer';
 import type { RetryBudget } from './retry';
 import { CREDENTIAL_TYPE, transportOf, type Transport } from './transport';
 
-/**
- * Defaults of the node's Options, shown by its description (shared/options.ts). Ten retries of
- * 429/503 carry a batch of about ten times the API's per-second limit even unpaced; the pacer
- * normally needs one or two.
- */
-export const DEFAULTS = {
-	maxRetries: 10,
-	faultRetries: 3,
-	concurrency: 20,
-	maxRequestsPerSecond: 0,
-};
-
 /** When n8n's Settings › Request Options › Timeout is not set. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
-/** Limits of the Options, as the description shows them. */
-const LIMITS: Record<keyof typeof DEFAULTS, [min: number, max: number, label: string]> = {
-	maxRetries: [0, 20, 'Max Retries'],
-	faultRetries: [0, 10, 'Connection Retries'],
-	concurrency: [1, 100, 'Concurrency'],
-	maxRequestsPerSecond: [0, 1000, 'Max Requests per Second'],
-};
+/** The whole-number Options the pipeline reads, by name. */
+type NumberOption = 'maxRetries' | 'faultRetries' | 'concurrency' | 'maxRequestsPerSecond';
+
+/** An option's label, default and bounds, as its field in the Options collection declares them. */
+function declared(name: NumberOption) {
+	const field = optionsDescription([])[0].options!.find(
+		(option) => 'name' in option && option.name === name,
+	) as INodeProperties;
+	const { minValue, maxValue } = field.typeOptions as { minValue: number; maxValue: number };
+	return {
+		label: field.displayName,
+		fallback: field.default as number,
+		min: minValue,
+		max: maxValue,
+	};
+}
 
 export interface RunSettings {
 	budget: RetryBudget;
@@ -47,9 +46,9 @@ export interface RunSettings {
  * the rule; it is never silently replaced.
  */
 export async function readRunSettings(context: IExecuteFunctions): Promise<RunSettings> {
-	const option = (name: keyof typeof DEFAULTS) => {
-		const value = context.getNodeParameter(`options.${name}`, 0, DEFAULTS[name]) as unknown;
-		const [min, max, label] = LIMITS[name];
+	const option = (name: NumberOption) => {
+		const { label, fallback, min, max } = declared(name);
+		const value = context.getNodeParameter(`options.${name}`, 0, fallback) as unknown;
 		const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 		if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
 			throw new NodeOperationError(
@@ -79,6 +78,22 @@ export async function readRunSettings(context: IExecuteFunctions): Promise<RunSe
 			proxy: parseProxy(requestOptions.proxy),
 			skipSslCertificateValidation: requestOptions.allowUnauthorizedCerts === true,
 		}),
+		secrets: secretsOf(credentials),
+	};
+}
+
+/**
+ * The settings of a request made outside a node run (the hub picker in the editor): the Options'
+ * defaults, one request at a time, no Request Options.
+ */
+export function defaultRunSettings(credentials: ICredentialDataDecryptedObject): RunSettings {
+	return {
+		budget: {
+			maxRetries: declared('maxRetries').fallback,
+			faultRetries: declared('faultRetries').fallback,
+		},
+		pacer: { concurrency: 1, maxPerSecond: declared('maxRequestsPerSecond').fallback },
+		transport: transportOf(credentials, { timeoutMs: DEFAULT_TIMEOUT_MS }),
 		secrets: secretsOf(credentials),
 	};
 }

@@ -1,34 +1,47 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ParameterReader } from './routeBody';
-import { fail, HIDDEN, type Problem } from './validate';
+import { fail, HIDDEN, type Problem } from './problem';
 
-/** What a body builder may look at: the item's parameters and the incoming item itself. */
+/** A value of a JSON body field. */
+export type BodyValue = IDataObject[string];
+
+/** Reads one parameter of the current item, undefined when it is not set. */
+export type ParameterReader = (name: string) => BodyValue;
+
+/** What an operation may look at: the item's parameters and the incoming item itself. */
 export interface BodyInput {
 	read: ParameterReader;
 	/** The JSON of the incoming item (the quote to book, a CSV row of route fields). */
 	item: IDataObject;
 }
 
-/** Builds the JSON body of one item; stops the item with `fail(problem)` when it cannot. */
+/** Builds the JSON body of one item from what it is given; judging it is the check's job. */
 export type BodyBuilder = (input: BodyInput) => IDataObject;
-export type BodyCheck = (body: IDataObject) => Problem | undefined;
+/** Judges a complete body (Extra Body Fields merged): the first problem, or none. */
+export type BodyCheck = (body: IDataObject, input: BodyInput) => Problem | undefined;
 
 /**
  * The body of one item: what the operation builds from its parameters, plus the optional Extra
  * Body Fields (JSON), which may add fields but not change one set by a named field (so, e.g., a
- * booking payment can never become CREDIT through them). The whole body is checked.
+ * booking payment can never become CREDIT through them). Then the operation checks the whole body.
  */
 export function buildBody(input: BodyInput, build: BodyBuilder, check?: BodyCheck): IDataObject {
 	const additional = (input.read('additionalFields') ?? {}) as IDataObject;
 	const extra = jsonObject(additional.extraBody, 'extraBody', {});
 	const named = build(input);
-	const clash = conflict(extra, named);
-	if (clash) fail(clash);
 	const body = { ...extra, ...named };
-	const problem = check?.(body);
+	const problem = conflict(extra, named) ?? check?.(body, input);
 	if (problem) fail(problem);
 	return body;
+}
+
+/** Leaves out fields that are undefined, null or an empty string. */
+export function compact(body: IDataObject): IDataObject {
+	return Object.fromEntries(
+		Object.entries(body).filter(
+			([, value]) => value !== undefined && value !== null && value !== '',
+		),
+	);
 }
 
 function conflict(extra: IDataObject, named: IDataObject): Problem | undefined {

@@ -11,10 +11,15 @@ import {
 	isUnreachable,
 	readBody,
 	redact,
-} from './errors';
-import { HUBS_REQUEST } from './hubs';
-import { secretsOf } from './settings';
-import { credentialTestSender, sendApiRequest, transportOf, type Exchange } from './transport';
+} from '../pipeline/errors';
+import { secretsOf } from '../pipeline/runSettings';
+import {
+	credentialTestSender,
+	sendApiRequest,
+	transportOf,
+	type Exchange,
+} from '../pipeline/transport';
+import { hubGetMany } from '../resources/hub/getAll';
 
 /** How long the Test button waits for the API: a user is looking at the dialog. */
 export const CREDENTIAL_TEST_TIMEOUT_MS = 15_000;
@@ -37,7 +42,10 @@ export async function testApiKey(
 				'The Base URL must be the API address, starting with https:// (or http://) and ending in /api/v1, e.g. https://logistics.example.com/api/v1',
 		};
 	}
-	const exchange = await sendApiRequest(credentialTestSender(this, data), transport, HUBS_REQUEST);
+	const exchange = await sendApiRequest(credentialTestSender(this, data), transport, {
+		method: 'GET',
+		url: hubGetMany.path,
+	});
 	const message = testAnswer(exchange, CREDENTIAL_TEST_TIMEOUT_MS);
 	return message === undefined
 		? { status: 'OK', message: 'Connection successful!' }

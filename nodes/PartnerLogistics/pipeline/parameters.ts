@@ -8,7 +8,7 @@ import {
 	withValues,
 	type ExpressionLeaf,
 } from './expressions';
-import type { BodyValue, ParameterReader } from './routeBody';
+import type { BodyValue, ParameterReader } from './body';
 
 /** The parameter reader of each item of one run. */
 export type ParameterReaders = (itemIndex: number) => ParameterReader;

@@ -89,3 +89,31 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 	const date = Date.parse(trimmed);
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
+
+/**
+ * The retries of one request: each attempt's outcome in, whether and how to try again out. A 429
+ * is the API's limit for the whole key, so the whole batch pauses for it; any other wait is this
+ * request's alone.
+ */
+export class Retries {
+	private readonly state: RetryState = { busyRetries: 0, faultRetries: 0 };
+
+	constructor(private readonly budget: RetryBudget) {}
+
+	next(attempt: Attempt): RetryDecision & { pauseBatch?: boolean } {
+		const decision = decideRetry(attempt, this.state, this.budget);
+		if (!decision.retry) return decision;
+		if (decision.busy) {
+			this.state.busyRetries++;
+		} else {
+			this.state.faultRetries++;
+			this.state.faulted = true;
+		}
+		return { ...decision, pauseBatch: attempt.kind === 'status' && attempt.status === 429 };
+	}
+
+	/** How many retries were made. */
+	get count(): number {
+		return this.state.busyRetries + this.state.faultRetries;
+	}
+}

@@ -1,9 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 /**
- * Node behaviour switches, one collection for every operation. Defaults are literals (n8n's lint
- * reads them); test/node/description.test.ts keeps them equal to shared/settings.ts DEFAULTS. The Idempotency Key is hidden
- * for the operations that only read (`readOnlyOperations`), which send none.
+ * The pipeline's switches, one Options collection for every operation: each option's label,
+ * default and bounds are declared here once, and runSettings.ts reads them from here. The
+ * Idempotency Key is hidden for the operations that only read (`readOnlyOperations`), which send
+ * none. Ten retries of 429/503 carry a batch of about ten times the API's per-second limit even
+ * unpaced; the pacer normally needs one or two.
  */
 export function optionsDescription(readOnlyOperations: string[]): INodeProperties[] {
 	return [

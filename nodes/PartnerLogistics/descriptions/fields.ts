@@ -1,0 +1,75 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/**
+ * A required ID. Every ID field reads the incoming item's field of the same name by default (the
+ * previous step's output), and says so, so the fields of all operations behave alike.
+ */
+export function idField(
+	name: string,
+	displayName: string,
+	description: string,
+	example: string,
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'string',
+		required: true,
+		default: `={{ $json.${name} }}`,
+		placeholder: `e.g. ${example}`,
+		description,
+		hint: `By default the incoming item's ${name} field. Type an ID, or map another field if the previous step names it differently.`,
+	};
+}
+
+/** A required free text, e.g. a comment or the note that closes a case. */
+export function textField(
+	name: string,
+	displayName: string,
+	description: string,
+	placeholder: string,
+	hint: string,
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'string',
+		typeOptions: { rows: 3 },
+		required: true,
+		default: '',
+		placeholder,
+		description,
+		hint,
+	};
+}
+
+/** The operation's optional fields, in the one collection every operation names alike. */
+export function additionalFields(
+	options: INodeProperties[],
+	description?: string,
+): INodeProperties {
+	return {
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		...(description === undefined ? {} : { description }),
+		options,
+	};
+}
+
+/** A label for operations whose path the published API documentation does not show. */
+export const INFERRED_PATH =
+	'Path not in the published API documentation: inferred from its pattern, confirm with your API contact';
+
+/** Optional raw JSON merged into a body the spec does not show in full. */
+export const extraBodyField: INodeProperties = {
+	displayName: 'Extra Body Fields (JSON)',
+	name: 'extraBody',
+	type: 'json',
+	default: '{}',
+	description:
+		'Further fields for the request body, as a JSON object, for fields the published API documentation does not show. A field set above cannot be changed here.',
+	hint: 'e.g. {"reason": "Price too high"}',
+};

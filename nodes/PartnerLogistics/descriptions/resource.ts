@@ -1,0 +1,72 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { isReadOnly, type ResourceSpec } from '../pipeline/operation';
+
+/**
+ * A resource's part of the node description: its Operation picker, then each operation's fields,
+ * shown only when that resource and operation are chosen (an operation file declares its fields
+ * without saying so).
+ */
+export function resourceProperties(resource: ResourceSpec): INodeProperties[] {
+	const { defaultOperation } = resource;
+	const options: INodePropertyOptions[] = resource.operations.map((spec) => ({
+		name: spec.name,
+		value: spec.value,
+		action: spec.action,
+		description: spec.description,
+	}));
+	return [
+		{
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { resource: [resource.value] } },
+			options,
+			default: defaultOperation,
+		},
+		...resource.operations.flatMap((spec) =>
+			updateDisplayOptions(
+				{ show: { resource: [resource.value], operation: [spec.value] } },
+				spec.fields ?? [],
+			),
+		),
+	];
+}
+
+/** The Resource picker. */
+export function resourcePicker(
+	resources: ResourceSpec[],
+	defaultResource: string,
+): INodeProperties {
+	return {
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: resources
+			.map(({ displayName, value, description }) => ({ name: displayName, value, description }))
+			.sort((a, b) => a.name.localeCompare(b.name)),
+		default: defaultResource,
+	};
+}
+
+/** The canvas subtitle in words ("Create Quote", "Get Many Hubs"), as an n8n expression. */
+export function subtitleExpression(resources: ResourceSpec[]): string {
+	const words = Object.fromEntries(
+		resources.flatMap((resource) =>
+			resource.operations.map((spec) => [
+				`${resource.value}:${spec.value}`,
+				spec.subtitle ?? `${spec.name} ${resource.displayName}`,
+			]),
+		),
+	);
+	return `={{ ${JSON.stringify(words)}[$parameter["resource"] + ":" + $parameter["operation"]] || $parameter["operation"] }}`;
+}
+
+/** The operations that only read: their values, for options hidden on them. */
+export function readOnlyOperationValues(resources: ResourceSpec[]): string[] {
+	const specs = resources.flatMap((resource) => resource.operations);
+	return [...new Set(specs.filter(isReadOnly).map((spec) => spec.value))];
+}

@@ -1,0 +1,47 @@
+import type {
+	IDataObject,
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
+
+import { defaultRunSettings } from '../pipeline/runSettings';
+import { expectJson, sending, sendRequest } from '../pipeline/send';
+import { authenticatedSender, CREDENTIAL_TYPE } from '../pipeline/transport';
+import { hubGetMany } from '../resources/hub/getAll';
+
+/**
+ * Active hubs for the hub pickers: Hub › Get Many through the pipeline, with its retries and
+ * transport rules. The spec shows no hub field but the id, so a hub is labelled with whichever of
+ * name/city it carries. A failed load throws, so the dropdown shows the API's error instead of
+ * an empty list.
+ */
+export async function searchHubs(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const settings = defaultRunSettings(await this.getCredentials(CREDENTIAL_TYPE));
+	const run = sending(
+		this.getNode(),
+		settings,
+		authenticatedSender(this, settings.transport),
+		undefined,
+		{
+			mutating: false,
+			prefix: 'Could not load hubs:',
+		},
+	);
+	const response = await sendRequest(run, { method: 'GET', url: hubGetMany.path, itemIndex: 0 });
+	const hubs = expectJson(run, response, 'the list of hubs');
+	const needle = filter?.trim().toLowerCase() ?? '';
+	const results: INodeListSearchItems[] = (Array.isArray(hubs) ? (hubs as IDataObject[]) : [])
+		.filter((hub) => hub && (typeof hub.id === 'string' || typeof hub.id === 'number'))
+		.map((hub) => ({ name: hubLabel(hub), value: String(hub.id) }))
+		.filter((item) => !needle || `${item.name} ${item.value}`.toLowerCase().includes(needle));
+	return { results };
+}
+
+function hubLabel(hub: IDataObject): string {
+	const parts = [hub.name, hub.city].filter((part) => typeof part === 'string' && part !== '');
+	return parts.length ? `${parts.join(', ')} (${String(hub.id)})` : String(hub.id);
+}

@@ -1,0 +1,161 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { compact, type BodyBuilder, type BodyCheck } from '../pipeline/body';
+import { HIDDEN, type Problem } from '../pipeline/problem';
+
+/**
+ * A payment initiation (booking, GO_BULK and HAUL payments): its fields, its body and its rules.
+ * The body holds the fields the spec shows and nothing else: never an amount, card detail, proof,
+ * provider reference or status. Booking payments are SAVED_CARD only.
+ */
+export interface PaymentKind {
+	/** CREDIT may be chosen (GO_BULK and HAUL quotations issued with credit terms). */
+	credit: boolean;
+	/** A payment stage is sent (HAUL). */
+	stage: boolean;
+}
+
+/** Payment method, saved card and (haulage) stage. */
+export function paymentFields(kind: PaymentKind): INodeProperties[] {
+	const fields: INodeProperties[] = [];
+	if (kind.credit) {
+		fields.push({
+			displayName: 'Payment Method',
+			name: 'paymentMethod',
+			type: 'options',
+			options: [
+				{
+					name: 'Saved Card',
+					value: 'SAVED_CARD',
+					description: 'A card saved in the partner dashboard and enabled for API charges',
+				},
+				{
+					name: 'Credit',
+					value: 'CREDIT',
+					description:
+						'Approved partner credit, only where the quotation was issued with credit terms',
+				},
+			],
+			default: 'SAVED_CARD',
+			description: 'How to pay',
+		});
+	}
+	fields.push({
+		displayName: 'Saved Card ID',
+		name: 'paymentMethodId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. pm_card_123',
+		description: 'ID of a card saved in the partner dashboard and enabled for API charges',
+		hint: kind.credit
+			? 'Card details are never sent: the card is charged by its ID'
+			: 'Booking payments take a saved card only; CREDIT is not accepted for direct bookings',
+		...(kind.credit ? { displayOptions: { show: { paymentMethod: ['SAVED_CARD'] } } } : {}),
+	});
+	if (kind.stage) {
+		fields.push({
+			displayName: 'Payment Stage',
+			name: 'paymentStage',
+			type: 'string',
+			default: 'UPFRONT',
+			placeholder: 'e.g. UPFRONT',
+			description: 'Which part of the haulage price to pay',
+			hint: 'UPFRONT is the stage the API documentation names; another value the API accepts can be typed',
+		});
+	}
+	return fields;
+}
+
+export function paymentBody(kind: PaymentKind): BodyBuilder {
+	return ({ read }) => {
+		const method = kind.credit ? (read('paymentMethod') ?? 'SAVED_CARD') : 'SAVED_CARD';
+		return compact({
+			paymentMethod: method,
+			paymentMethodId: method === 'SAVED_CARD' ? read('paymentMethodId') : undefined,
+			paymentStage: kind.stage ? read('paymentStage') : undefined,
+		});
+	};
+}
+
+/**
+ * Checks a payment body: the methods the endpoint takes, a card id with SAVED_CARD, and none of
+ * the fields the spec says a client must never send, at any depth.
+ */
+export function paymentCheck(kind: PaymentKind): BodyCheck {
+	const methods = kind.credit ? ['SAVED_CARD', 'CREDIT'] : ['SAVED_CARD'];
+	return (body) => {
+		const method = body.paymentMethod;
+		if (typeof method !== 'string' || !methods.includes(method)) {
+			return {
+				field: 'paymentMethod',
+				value: method,
+				rule:
+					methods.length === 1
+						? `must be ${methods[0]}: this payment takes a saved card only (CREDIT is not accepted for direct bookings)`
+						: `must be one of ${methods.join(', ')}`,
+			};
+		}
+		const cardId = body.paymentMethodId;
+		if (method === 'SAVED_CARD' && (typeof cardId !== 'string' || cardId.trim() === '')) {
+			return {
+				field: 'paymentMethodId',
+				value: cardId,
+				rule: 'is required with SAVED_CARD (the saved card ID)',
+			};
+		}
+		return noPaymentDetails(body);
+	};
+}
+
+/** Payment fields the spec forbids clients to send, compared without case, `_` or `-`. */
+const FORBIDDEN_PAYMENT_FIELDS = [
+	'amount',
+	'totalamount',
+	'card',
+	'cardnumber',
+	'pan',
+	'cvc',
+	'cvv',
+	'expiry',
+	'expirydate',
+	'expirymonth',
+	'expiryyear',
+	'expmonth',
+	'expyear',
+	'proof',
+	'paymentproof',
+	'providerreference',
+	'providerref',
+	'providertransactionid',
+	'status',
+	'paymentstatus',
+];
+
+/**
+ * A body that must not carry what a payment may not either (a payment, a credit acceptance): no
+ * card details, amounts, provider references, proofs or statuses, at any depth.
+ */
+export function noPaymentDetails(body: IDataObject): Problem | undefined {
+	return forbiddenField(body, '');
+}
+
+function forbiddenField(value: unknown, path: string): Problem | undefined {
+	if (!value || typeof value !== 'object') return undefined;
+	for (const [key, inner] of Object.entries(value as IDataObject)) {
+		const at = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+		if (
+			!Array.isArray(value) &&
+			FORBIDDEN_PAYMENT_FIELDS.includes(key.toLowerCase().replace(/[-_]/g, ''))
+		) {
+			return {
+				field: at,
+				value: HIDDEN,
+				rule: 'must not be sent: clients never send card details, amounts, provider references, payment proofs or payment statuses',
+			};
+		}
+		const problem = forbiddenField(inner, at);
+		if (problem) return problem;
+	}
+	return undefined;
+}

@@ -1,0 +1,73 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { BodyBuilder, BodyCheck, BodyInput, ParameterReader } from './body';
+
+/** Everything about one operation, in one declaration: its form, its request and its answer. */
+export interface OperationSpec {
+	name: string;
+	value: string;
+	/** Sentence case, shown in the node picker and as an AI tool's description: "Create a booking". */
+	action: string;
+	description: string;
+	/** The operation's fields; the resource shows them when this operation is chosen. */
+	fields?: INodeProperties[];
+	/** GET operations only read: they send no body and no Idempotency-Key. */
+	method: 'GET' | 'POST';
+	/** Path after the credential's base URL; `{name}` stands for the path id parameter `name`. */
+	path: string;
+	/** Builds the JSON body of a POST from the item; `check` judges the complete body. */
+	body?: BodyBuilder;
+	check?: BodyCheck;
+	/** Query parameters of a GET. */
+	query?: (read: ParameterReader) => IDataObject;
+	/** The answer is a list: one item per record, `limit`/Return All apply. */
+	list?: boolean;
+	/** The capability a 403 means the key lacks (spec: Authentication). */
+	capability?: string;
+	/** A field the answer must carry to count as a success (a quote without quoteId is not one). */
+	requires?: string;
+	/** Shapes a successful record for the output, given the body that was sent. */
+	output?: (record: IDataObject, sent: IDataObject) => IDataObject;
+	/** How a message names the item besides its number, e.g. "externalReference ORD-7". */
+	reference?: (input: BodyInput) => string | undefined;
+	/** The canvas subtitle, when "<name> <resource name>" does not read well. */
+	subtitle?: string;
+}
+
+/** One resource: its operations, in the order the Operation picker lists them. */
+export interface ResourceSpec {
+	/** As the Resource picker shows it. */
+	displayName: string;
+	value: string;
+	description: string;
+	defaultOperation: string;
+	operations: OperationSpec[];
+}
+
+export const isReadOnly = (spec: OperationSpec) => spec.method === 'GET';
+
+/** The path ids an operation needs, in path order: `/cases/{caseId}/close` -> ['caseId']. */
+export function pathIds(path: string): string[] {
+	return [...path.matchAll(/\{(\w+)\}/g)].map(([, id]) => id);
+}
+
+/** The operation the node's Resource and Operation pickers select. */
+export function selectedOperation(
+	context: IExecuteFunctions,
+	resources: ResourceSpec[],
+): { resource: string; spec: OperationSpec } {
+	const resource = context.getNodeParameter('resource', 0) as string;
+	const operation = context.getNodeParameter('operation', 0) as string;
+	const spec = resources
+		.find(({ value }) => value === resource)
+		?.operations.find(({ value }) => value === operation);
+	if (!spec) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`This version of the Partner Logistics node has no operation "${operation}" for the resource "${resource}"`,
+			{ description: 'Open the node and choose the Resource and Operation again.' },
+		);
+	}
+	return { resource, spec };
+}

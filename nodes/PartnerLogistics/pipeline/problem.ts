@@ -1,0 +1,88 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** What is wrong with one field of an item, in words the user can act on. */
+export interface Problem {
+	/** The API's name of the field, e.g. `pickupLatitude` or `stops[1].latitude`. */
+	field: string;
+	value: unknown;
+	/** Completes "<field> …", e.g. "must be between −90 and 90". */
+	rule: string;
+	/** How to name the field when the operation's form has no field of that name. */
+	label?: string;
+}
+
+/** A value a message must not repeat (card data, text that failed to parse as JSON). */
+export const HIDDEN = Symbol('hidden');
+
+/** Thrown where a parameter cannot be read at all; the pipeline makes it the item's error. */
+export class ProblemError extends Error {
+	constructor(readonly problem: Problem) {
+		super(`${problem.field} ${problem.rule}`);
+	}
+}
+
+export function fail(problem: Problem): never {
+	throw new ProblemError(problem);
+}
+
+/** An empty required field: the one rule text for every "not given". */
+export function required(field: string, value?: unknown): Problem {
+	return { field, value, rule: 'is required' };
+}
+
+/** The first problem of several checks, each run only if the ones before found nothing. */
+export function firstProblem(problems: Array<Problem | undefined>): Problem | undefined {
+	return problems.find((problem) => problem !== undefined);
+}
+
+/** Field labels as the editor shows them, by API name, from an operation's own form. */
+export type Labels = Map<string, string>;
+
+/**
+ * The labels of every field of a form, those inside collections and fixed collections included,
+ * so a message names a field exactly as the user sees it.
+ */
+export function labelsOf(fields: INodeProperties[], labels: Labels = new Map()): Labels {
+	for (const field of fields) {
+		if (field.type !== 'notice' && !labels.has(field.name))
+			labels.set(field.name, field.displayName);
+		for (const option of field.options ?? []) {
+			if ('values' in option) labelsOf(option.values, labels);
+			else if ('displayName' in option && 'type' in option) labelsOf([option], labels);
+		}
+	}
+	return labels;
+}
+
+/** "Pickup Latitude (pickupLatitude)", "Stop 2 Latitude (stops[1].latitude)", or the API name. */
+export function fieldName(problem: Pick<Problem, 'field' | 'label'>, labels: Labels): string {
+	const { field } = problem;
+	const stop = /^stops\[(\d+)\]\.(\w+)$/.exec(field);
+	const label = stop
+		? labels.has(stop[2]) && `Stop ${Number(stop[1]) + 1} ${labels.get(stop[2])}`
+		: (problem.label ?? labels.get(field.startsWith('extraBody.') ? 'extraBody' : field));
+	return label ? `${label} (${field})` : field;
+}
+
+/**
+ * The message for a problem: the item (counted from 1, as people count, with its own reference
+ * when the operation finds one, e.g. "externalReference ORD-7"), the field as the editor labels
+ * it, the rule, and the value it got.
+ */
+export function describeProblem(
+	problem: Problem,
+	labels: Labels,
+	itemIndex: number,
+	reference?: string,
+): string {
+	const item = `Item ${itemIndex + 1}${reference ? ` (${reference})` : ''}`;
+	const named = `${item}: ${fieldName(problem, labels)} ${problem.rule}`;
+	if (problem.value === HIDDEN) return named;
+	const shown =
+		problem.value === undefined || problem.value === null || problem.value === ''
+			? 'nothing'
+			: typeof problem.value === 'string'
+				? `"${problem.value}"`
+				: JSON.stringify(problem.value);
+	return `${named}, got ${shown}`;
+}

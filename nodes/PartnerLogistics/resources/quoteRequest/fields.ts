@@ -1,0 +1,11 @@
+import { idField } from '../../descriptions/fields';
+
+/** The quote request an operation acts on. */
+export const quoteRequestId = idField(
+	'quoteRequestId',
+	'Quote Request ID',
+	'The GO_BULK quote request',
+	'qr_123',
+);
+
+export const quoteRequestPath = '/partner-api/quote-requests/{quoteRequestId}';

@@ -1,0 +1,148 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { coordinateFields, homeFields, hubPicker, methodField } from './ends';
+import { numberField } from './numbers';
+
+/**
+ * The route form of a direct quote or booking, walking the user through the spec's nine request
+ * forms: service type first, then (CLICK) single drop-off or multi-stop, else (GO_LIGHT, EXPRESS)
+ * how the parcel is picked up and delivered. Only the fields the chosen form needs are shown.
+ * These properties are the one declaration of each route field's name, label and description;
+ * numbers.ts holds the bounds.
+ */
+
+/** The numbered stops of the editor's Stops field. */
+export const STOP_SLOTS = ['stop1', 'stop2', 'stop3'];
+
+/** The values of one stop of a multi-stop order, numbered as the route runs. */
+const stopValues = (place: string): INodeProperties[] => [
+	{
+		displayName: 'Type',
+		name: 'type',
+		type: 'options',
+		options: [
+			{ name: 'Choose…', value: '', description: 'Required: pick up or drop off here' },
+			{ name: 'Drop-Off', value: 'DROPOFF' },
+			{ name: 'Pickup', value: 'PICKUP' },
+		],
+		default: '',
+		description: 'Whether the parcel is collected or delivered at this stop',
+	},
+	{
+		displayName: 'Address',
+		name: 'address',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 12 Allen Avenue, Ikeja, Lagos',
+		description: `Street address of ${place}`,
+	},
+	...coordinateFields((axis) => axis.toLowerCase(), '', place),
+	{
+		displayName: 'Phone',
+		name: 'phone',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. +234 803 123 4567',
+		description: 'Optional contact at the stop, in international format',
+	},
+];
+
+export const routeFields: INodeProperties[] = [
+	{
+		displayName: 'Service Type',
+		name: 'serviceType',
+		type: 'options',
+		options: [
+			{
+				name: 'CLICK',
+				value: 'CLICK',
+				description: 'Home to home, or one multi-stop order with exactly 3 stops',
+			},
+			{
+				name: 'GO_LIGHT',
+				value: 'GO_LIGHT',
+				description: 'Multi-leg service; each end may be a home address or a hub',
+			},
+			{
+				name: 'EXPRESS',
+				value: 'EXPRESS',
+				description: 'Multi-leg service priced by package weight; each end may be a home or a hub',
+			},
+		],
+		default: 'CLICK',
+		description: 'The delivery service to price and book',
+		hint: 'GO_BULK and HAUL are quoted by hand: use the Quote Request or Haulage Quotation resource',
+	},
+	{
+		displayName: 'Order Mode',
+		name: 'orderMode',
+		type: 'options',
+		options: [
+			{
+				name: 'Single Drop-Off',
+				value: 'SINGLE',
+				description: 'One pickup address, one drop-off address',
+			},
+			{
+				name: 'Multi-Stop',
+				value: 'MULTI_STOP',
+				description: 'Exactly 3 stops, each a pickup or a drop-off',
+			},
+		],
+		default: 'SINGLE',
+		description: 'Whether this CLICK order has one drop-off or several stops',
+		displayOptions: { show: { serviceType: ['CLICK'] } },
+	},
+	{
+		displayName: 'Delivery Mode',
+		name: 'deliveryMode',
+		type: 'options',
+		options: [
+			{
+				name: 'API Default',
+				value: '',
+				description: 'Send no delivery mode and let the API choose',
+			},
+			{ name: 'Express', value: 'EXPRESS' },
+			{ name: 'Standard', value: 'STANDARD' },
+		],
+		default: '',
+		description: 'How fast GO_LIGHT delivers',
+		displayOptions: { show: { serviceType: ['GO_LIGHT'] } },
+	},
+	{
+		...numberField(
+			{
+				displayName: 'Package Weight (Kg)',
+				name: 'packageWeightKg',
+				placeholder: 'e.g. 2.5',
+				description: 'Weight of the package in kilograms; EXPRESS is priced by it',
+			},
+			(says) => `Required for EXPRESS: ${says}`,
+		),
+		// Not marked required: n8n would then refuse to run a workflow whose Service Type is an
+		// expression (it cannot tell whether the field shows). The item fails with the rule instead.
+		displayOptions: { show: { serviceType: ['EXPRESS'] } },
+	},
+	{ ...methodField('pickup'), displayOptions: { show: { serviceType: ['GO_LIGHT', 'EXPRESS'] } } },
+	...homeFields('pickup'),
+	hubPicker('pickup', 'Pickup Hub'),
+	{ ...methodField('dropoff'), displayOptions: { show: { serviceType: ['GO_LIGHT', 'EXPRESS'] } } },
+	...homeFields('dropoff'),
+	hubPicker('dropoff', 'Drop-Off Hub'),
+	{
+		displayName: 'Stops',
+		name: 'stops',
+		type: 'fixedCollection',
+		default: {},
+		placeholder: 'Add Stop',
+		description: 'The 3 stops of the order, in route order',
+		hint: 'A multi-stop order has exactly 3 stops: add Stop 1, Stop 2 and Stop 3',
+		displayOptions: { show: { serviceType: ['CLICK'], orderMode: ['MULTI_STOP'] } },
+		options: STOP_SLOTS.map((name, index) => ({
+			displayName: `Stop ${index + 1}`,
+			name,
+			values: stopValues(`stop ${index + 1}`),
+		})),
+	},
+];

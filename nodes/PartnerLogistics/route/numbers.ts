@@ -1,0 +1,67 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { BodyValue } from '../pipeline/body';
+import type { Problem } from '../pipeline/problem';
+
+/** What a number field takes, in the words both its hint and its rule use. */
+interface NumberRule {
+	min: number;
+	max?: number;
+	whole?: boolean;
+	says: string;
+}
+
+const LATITUDE: NumberRule = { min: -90, max: 90, says: 'a number between −90 and 90' };
+const LONGITUDE: NumberRule = { min: -180, max: 180, says: 'a number between −180 and 180' };
+
+/**
+ * The number fields of routes and GO_BULK requests, by API name: each field's bounds are declared
+ * here once, and its hint, its check and the reading of a numeric text (from a sheet or CSV) all
+ * come from here.
+ */
+const NUMBERS: Record<string, NumberRule> = {
+	packageWeightKg: { min: 0.01, max: 50, says: 'a number from 0.01 to 50' },
+	pickupLatitude: LATITUDE,
+	pickupLongitude: LONGITUDE,
+	dropoffLatitude: LATITUDE,
+	dropoffLongitude: LONGITUDE,
+	latitude: LATITUDE,
+	longitude: LONGITUDE,
+	quantity: { min: 1, whole: true, says: 'a whole number of at least 1' },
+};
+
+export const isNumberField = (name: string) => name in NUMBERS;
+
+/**
+ * A number field, as text: empty until set, so nothing is sent that nobody typed, and never
+ * clamped by the editor (typing 120 into a bounded number field leaves 12). A value out of range
+ * fails the item with the rule, which the hint shows beforehand (`hint` may put it in context).
+ */
+export function numberField(
+	field: Pick<INodeProperties, 'displayName' | 'name' | 'description' | 'placeholder'>,
+	hint: (says: string) => string = (says) => `${says.charAt(0).toUpperCase()}${says.slice(1)}`,
+): INodeProperties {
+	return { ...field, type: 'string', default: '', hint: hint(NUMBERS[field.name].says) };
+}
+
+/** The number field `name` checked at `field` (e.g. `stops[1].latitude`): its problem, if any. */
+export function checkNumber(value: unknown, name: string, field = name): Problem | undefined {
+	const { min, max, whole, says } = NUMBERS[name];
+	const fits =
+		typeof value === 'number' &&
+		Number.isFinite(value) &&
+		value >= min &&
+		(max === undefined || value <= max) &&
+		(!whole || Number.isInteger(value));
+	return fits ? undefined : { field, value, rule: `must be ${says}` };
+}
+
+/** A numeric string as a number; anything else unchanged, for the check to name. */
+export function toNumber(value: BodyValue): BodyValue {
+	if (typeof value === 'string') {
+		const trimmed = value.trim();
+		if (trimmed === '') return undefined;
+		if (!Number.isNaN(Number(trimmed))) return Number(trimmed);
+	}
+	return value;
+}

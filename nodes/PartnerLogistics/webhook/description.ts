@@ -1,0 +1,209 @@
+import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
+
+/** How deliveries are signed: the values of Signature Scheme. */
+export type SignatureScheme = 'standardWebhooks' | 'stripe' | 'hmacHeader' | 'none';
+
+const showFor = (...schemes: SignatureScheme[]) => ({
+	show: { '/signatureScheme': schemes },
+});
+
+/** The trigger's Options: each option's default is declared here once (settings.ts reads it). */
+export const optionFields: INodeProperties[] = [
+	{
+		displayName: 'Event ID Field',
+		name: 'eventIdField',
+		type: 'string',
+		default: 'id',
+		placeholder: 'e.g. data.eventId',
+		description:
+			'Payload field holding the event ID, used to drop redelivered events. Standard Webhooks uses the webhook-ID header instead.',
+		displayOptions: showFor('stripe', 'hmacHeader', 'none'),
+	},
+	{
+		displayName: 'Event Type Field',
+		name: 'eventTypeField',
+		type: 'string',
+		default: 'type',
+		placeholder: 'e.g. type or data.eventType',
+		description:
+			'Payload field holding the event type that Events filters on. Dots read nested fields.',
+	},
+	{
+		displayName: 'Event Type Header',
+		name: 'eventTypeHeader',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. X-Event-Type',
+		description:
+			'Header holding the event type, read only when the payload has no Event Type Field (for example when it is an array). A name of your choosing: the Partner Logistics API documentation names no such header. Empty reads none.',
+	},
+	{
+		displayName: 'HMAC Algorithm',
+		name: 'hmacAlgorithm',
+		type: 'options',
+		options: [
+			{ name: 'SHA-256', value: 'sha256' },
+			{ name: 'SHA-512', value: 'sha512' },
+		],
+		default: 'sha256',
+		description: 'Hash function of the HMAC the sender computes over the raw body',
+		displayOptions: showFor('hmacHeader'),
+	},
+	{
+		displayName: 'HMAC Encoding',
+		name: 'hmacEncoding',
+		type: 'options',
+		options: [
+			{ name: 'Base64', value: 'base64' },
+			{ name: 'Hex', value: 'hex' },
+		],
+		default: 'hex',
+		description: 'How the signature is written in the header',
+		displayOptions: showFor('hmacHeader'),
+	},
+	{
+		displayName: 'HMAC Signature Header',
+		name: 'hmacHeaderName',
+		type: 'string',
+		default: 'X-Signature',
+		placeholder: 'e.g. X-Signature',
+		description:
+			'Header carrying the signature. Several signatures separated by commas or spaces are accepted if any matches.',
+		displayOptions: showFor('hmacHeader'),
+	},
+	{
+		displayName: 'HMAC Signature Prefix',
+		name: 'hmacPrefix',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. sha256=',
+		description: 'Text before each signature in the header, if the sender adds one',
+		displayOptions: showFor('hmacHeader'),
+	},
+	{
+		displayName: 'Remember Event IDs For (Hours)',
+		name: 'rememberEventIdsHours',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 24,
+		description:
+			'How long a received event ID is remembered, so that a redelivery of the event (senders retry for days, each time with a fresh signature) is acknowledged without running the workflow again. At most 10,000 IDs per trigger, in the memory of this n8n process.',
+	},
+	{
+		displayName: 'Stripe-Style Signature Header',
+		name: 'stripeHeaderName',
+		type: 'string',
+		default: 'Stripe-Signature',
+		placeholder: 'e.g. Stripe-Signature',
+		description: 'Header carrying t=…,v1=…',
+		displayOptions: showFor('stripe'),
+	},
+	{
+		displayName: 'Timestamp Tolerance (Seconds)',
+		name: 'toleranceSeconds',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 300,
+		description: 'How far a delivery timestamp may be from now before the delivery is refused',
+	},
+	{
+		displayName: 'Timestamp Unit',
+		name: 'timestampUnit',
+		type: 'options',
+		options: [
+			{
+				name: 'Auto',
+				value: 'auto',
+				description: 'Values above 10,000,000,000 are milliseconds, others seconds',
+			},
+			{ name: 'Milliseconds', value: 'milliseconds' },
+			{ name: 'Seconds', value: 'seconds' },
+		],
+		default: 'auto',
+		description: 'Unit of the signed timestamp the sender writes',
+		displayOptions: showFor('standardWebhooks', 'stripe'),
+	},
+];
+
+/** The trigger's parameters: the notice where its URL goes, the scheme, the events, the options. */
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName:
+			'Open "Webhook URLs" at the top of this panel, choose Production URL, and paste that address into the webhook settings of the partner portal. The Test URL only answers while this node is listening for a test event.',
+		name: 'webhookUrlNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Signature Scheme',
+		name: 'signatureScheme',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'HMAC of Body in a Header',
+				value: 'hmacHeader',
+				description:
+					'An HMAC of the raw body in one header; no timestamp, so weaker replay protection',
+			},
+			{
+				name: 'None (Not Recommended)',
+				value: 'none',
+				description: 'Accept every delivery without checking who sent it',
+			},
+			{
+				name: 'Standard Webhooks',
+				value: 'standardWebhooks',
+				description:
+					'Webhook-ID, webhook-timestamp and webhook-signature headers (v1, HMAC-SHA256)',
+			},
+			{
+				name: 'Stripe-Style',
+				value: 'stripe',
+				description: 'One header with t=timestamp,v1=HMAC-SHA256 hex of "timestamp.body"',
+			},
+		],
+		default: 'standardWebhooks',
+		description:
+			'How Partner Logistics signs its events; ask your Partner Logistics contact if unsure',
+	},
+	{
+		displayName:
+			'Anyone who learns this URL can start the workflow with any data. Use only for local tests, never for live partner events.',
+		name: 'noSignatureWarning',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { signatureScheme: ['none'] } },
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. booking.created, payment.*',
+		hint: 'Event types to accept, separated by commas; leave empty for every event. Take the names from the partner portal or a received event.',
+		description:
+			'Other events are acknowledged to the sender and dropped. A trailing * matches a prefix.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		description:
+			'Signature header details, timestamp tolerance, and where the event ID and type are read from',
+		options: optionFields,
+	},
+];
+
+/** The one webhook: POST /webhook/<webhookId>/partner-logistics, the Production URL. */
+export const deliveryWebhook: IWebhookDescription = {
+	name: 'default',
+	httpMethod: 'POST',
+	// Answer at once: the sender's timeout never depends on how long the workflow runs. An empty
+	// 200 (without noData n8n 2.41 sends the literal text "firstEntryJson").
+	responseMode: 'onReceived',
+	responseData: 'noData',
+	path: 'partner-logistics',
+};
