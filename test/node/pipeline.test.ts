@@ -208,25 +208,31 @@ describe('retries the Idempotency-Key makes safe', () => {
 });
 
 describe('pacing', () => {
-	test('at most Concurrency requests are in flight', async () => {
+	test('at most Concurrency requests are in flight, reached within the first second', async () => {
 		sandbox.admin.setFaults({ delayMs: 200 });
 		const { error, requests } = await runAgainst(sandbox, quoteParameters, {
-			input: Array.from({ length: 22 }, () => ({})),
+			input: Array.from({ length: 60 }, () => ({})),
 		});
 		expect(error).toBeUndefined();
+		// Each answer takes 200 ms: the starts within 150 ms after a start are all in flight together.
+		const inFlight = requests.map(
+			(request) =>
+				requests.filter((other) => other.at >= request.at && other.at - request.at < 150).length,
+		);
+		expect(Math.max(...inFlight)).toBe(20); // Concurrency's default
+		// Before the API said anything of its limit, 2 at first, doubling every quarter second.
 		const start = requests[0].at;
-		// With 20 in flight (the default) and 200 ms answers, the 21st can only start after ~200 ms.
-		expect(requests.filter((request) => request.at - start < 150)).toHaveLength(20);
+		expect(requests.filter((request) => request.at - start < 150)).toHaveLength(2);
+		expect(requests.find((request) => request.at - start > 1000)).toBeDefined();
 
 		const limited = await runAgainst(
 			sandbox,
 			{ ...quoteParameters, options: { concurrency: 2 } },
-			{
-				input: Array.from({ length: 4 }, () => ({})),
-			},
+			{ input: Array.from({ length: 6 }, () => ({})) },
 		);
 		const first = limited.requests[0].at;
 		expect(limited.requests.filter((request) => request.at - first < 150)).toHaveLength(2);
+		expect(limited.requests.filter((request) => request.at - first < 350)).toHaveLength(4);
 	});
 
 	test('Max Requests per Second spaces the requests', async () => {

@@ -288,7 +288,7 @@ export function createAdmin(core: SandboxCore, redirectTarget: RedirectTarget): 
 				throw badInput('perSecond', 'perSecond must be a whole number >= 1, or null for no limit.');
 			}
 			core.settings.rateLimitPerSecond = perSecond;
-			core.limiter.reset(perSecond);
+			core.limiter.setLimit(perSecond);
 		},
 
 		setQuoteTtl(ms: number) {

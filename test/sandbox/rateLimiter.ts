@@ -20,6 +20,11 @@ export class RateLimiter {
 		return { ok: true, remaining: this.perSecond - recent.length };
 	}
 
+	/** A new limit counts the requests already accepted in the window, as a live API would. */
+	setLimit(perSecond: number | null): void {
+		this.perSecond = perSecond;
+	}
+
 	reset(perSecond: number | null): void {
 		this.perSecond = perSecond;
 		this.hits.clear();

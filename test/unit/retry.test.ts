@@ -61,7 +61,7 @@ describe('decideRetry', () => {
 		}
 	});
 
-	test('honours Retry-After in seconds and as an HTTP date, plus at most 250 ms of jitter', () => {
+	test('honours Retry-After in seconds and as an HTTP date, plus at most 50 ms of jitter', () => {
 		expect(decideRetry(status(429, '3'), fresh, budget, 0, noJitter)).toMatchObject({
 			delayMs: 3000,
 		});
@@ -70,7 +70,11 @@ describe('decideRetry', () => {
 			decideRetry(status(503, 'Sun, 22 Nov 2026 10:00:05 GMT'), fresh, budget, now, noJitter),
 		).toMatchObject({ delayMs: 5000 });
 		expect(decideRetry(status(429, '0'), fresh, budget, 0, () => 0.999)).toMatchObject({
-			delayMs: 249,
+			delayMs: 49,
+		});
+		// Without Retry-After it backs off, with up to 250 ms of jitter.
+		expect(decideRetry(status(429), fresh, budget, 0, () => 0.999)).toMatchObject({
+			delayMs: 1249,
 		});
 	});
 
@@ -126,13 +130,13 @@ test('a 409 after our own attempt broke off is waited for; any other 409 is a co
 });
 
 describe("Retries: one request's retries, counted in one place", () => {
-	test('a 429 pauses the batch, a 503 or a fault waits for this request only', () => {
+	test('429 and 503 are retried as the API asks, a lost connection with a back-off', () => {
 		const retries = new Retries(budget);
-		expect(retries.next(status(429, '0'))).toMatchObject({ retry: true, pauseBatch: true });
-		expect(retries.next(status(503, '0'))).toMatchObject({ retry: true, pauseBatch: false });
+		expect(retries.next(status(429, '0'))).toMatchObject({ retry: true, busy: true });
+		expect(retries.next(status(503, '0'))).toMatchObject({ retry: true, busy: true });
 		expect(retries.next({ kind: 'fault', code: 'ECONNRESET' })).toMatchObject({
 			retry: true,
-			pauseBatch: false,
+			busy: false,
 		});
 		expect(retries.count).toBe(3);
 	});

@@ -63,7 +63,11 @@ export function decideRetry(
 		if (asked !== undefined && asked > MAX_RETRY_DELAY_MS) {
 			return { retry: false, reason: 'retry-after-too-long', waitMs: asked };
 		}
-		const delayMs = (asked ?? backoff(1000, state.busyRetries)) + jitter;
+		// Retry-After is the API's own wait: a little jitter is enough, the pacer spaces the starts.
+		const delayMs =
+			asked !== undefined
+				? asked + Math.floor(jitter / 5)
+				: backoff(1000, state.busyRetries) + jitter;
 		return { retry: true, delayMs, busy: true };
 	}
 	// A 409 right after our own attempt broke off is most likely that attempt, still in progress
@@ -91,17 +95,19 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 }
 
 /**
- * The retries of one request: each attempt's outcome in, whether and how to try again out. A 429
- * is the API's limit for the whole key, so the whole batch pauses for it; any other wait is this
- * request's alone.
+ * The retries of one request: each attempt's outcome in, whether and how long to wait before the
+ * next one out. The batch as a whole is paced by the Pacer, which learns from the same 429s.
  */
 export class Retries {
 	private readonly state: RetryState = { busyRetries: 0, faultRetries: 0 };
 
-	constructor(private readonly budget: RetryBudget) {}
+	constructor(
+		private readonly budget: RetryBudget,
+		private readonly random = Math.random,
+	) {}
 
-	next(attempt: Attempt): RetryDecision & { pauseBatch?: boolean } {
-		const decision = decideRetry(attempt, this.state, this.budget);
+	next(attempt: Attempt, now = Date.now()): RetryDecision {
+		const decision = decideRetry(attempt, this.state, this.budget, now, this.random);
 		if (!decision.retry) return decision;
 		if (decision.busy) {
 			this.state.busyRetries++;
@@ -109,7 +115,7 @@ export class Retries {
 			this.state.faultRetries++;
 			this.state.faulted = true;
 		}
-		return { ...decision, pauseBatch: attempt.kind === 'status' && attempt.status === 429 };
+		return decision;
 	}
 
 	/** How many retries were made. */

@@ -63,25 +63,32 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 	const { settings, pacer, signal, wait } = run;
 	const retries = new Retries(settings.budget);
 	for (;;) {
-		await pacer.nextStart();
-		if (signal?.aborted) throw cancelled(run);
+		const startedAt = await pacer.nextStart();
+		if (signal?.aborted) {
+			pacer.failed(startedAt);
+			throw cancelled(run);
+		}
 		const exchange = await sendApiRequest(run.send, settings.transport, request);
-		if (signal?.aborted) throw cancelled(run);
 		const response = 'response' in exchange ? exchange.response : undefined;
-		const attempt: Attempt =
-			'fault' in exchange
-				? { kind: 'fault', code: exchange.fault }
-				: {
-						kind: 'status',
-						status: exchange.response.status,
-						retryAfter: exchange.response.headers['retry-after'],
-					};
-		if (response && response.status !== 429) pacer.accepted();
-		if (response && response.status < 300) return response;
+		if (response && response.status !== 429) pacer.accepted(startedAt);
+		else if (!response) pacer.failed(startedAt);
+		if (response && response.status < 300) {
+			if (signal?.aborted) throw cancelled(run);
+			return response;
+		}
+		const attempt: Attempt = response
+			? { kind: 'status', status: response.status, retryAfter: response.headers['retry-after'] }
+			: { kind: 'fault', code: (exchange as { fault: string }).fault };
 		const decision = retries.next(attempt);
+		if (response?.status === 429) {
+			pacer.throttled(startedAt, {
+				told: statedLimit(response),
+				waitMs: decision.retry ? decision.delayMs : undefined,
+			});
+		}
+		if (signal?.aborted) throw cancelled(run);
 		if (decision.retry) {
-			if (decision.pauseBatch) pacer.throttled(decision.delayMs);
-			else await wait(decision.delayMs);
+			await wait(decision.delayMs);
 			continue;
 		}
 		if ('fault' in exchange) {
@@ -104,6 +111,16 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 			failureText(run, exchange.response, decision, retries.count, request),
 		);
 	}
+}
+
+/**
+ * The limit a 429 states, when it does (X-RateLimit-Limit, or RateLimit-Limit of the IETF draft):
+ * the spec shows no rate-limit header, so it is read only as a hint the pacer checks.
+ */
+function statedLimit(response: ApiResponse): number | undefined {
+	const header = response.headers['x-ratelimit-limit'] ?? response.headers['ratelimit-limit'];
+	const limit = Number.parseInt(header ?? '', 10);
+	return Number.isInteger(limit) && limit > 0 ? limit : undefined;
 }
 
 function failureText(
