@@ -201,6 +201,10 @@ async function main() {
 		[WORKFLOW_IDS.eventsStripe, 'receive Stripe-style signed events (active)'],
 		[WORKFLOW_IDS.eventsHmac, 'receive HMAC-signed events (active)'],
 		[WORKFLOW_IDS.mcpTools, 'tools for AI agents: an MCP server (active)'],
+		[
+			WORKFLOW_IDS.supportCaseWatch,
+			'watch support cases by polling (publish it, then open a case)',
+		],
 	];
 	// Everything a person types or pastes while trying the package, in the order they need it.
 	console.log(`

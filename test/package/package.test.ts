@@ -48,6 +48,7 @@ describe('the published package', () => {
 		expect(loader.packageName).toBe('n8n-nodes-partner-logistics');
 		expect(Object.keys(loader.nodeTypes).sort()).toEqual([
 			'partnerLogistics',
+			'partnerLogisticsPollingTrigger',
 			'partnerLogisticsTrigger',
 		]);
 		expect(Object.keys(loader.credentialTypes)).toEqual(['partnerLogisticsApi']);

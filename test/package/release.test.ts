@@ -50,8 +50,9 @@ describe('a release', () => {
 		for (const node of n8n.nodes) expect(paths).toContain(node.replace(/\.js$/, '.json'));
 	});
 
-	test('keeps the tarball under 60 kB', () => {
-		expect(pack.size).toBeLessThanOrEqual(60 * 1024);
+	// 60 kB with the action node and the webhook trigger; the polling trigger adds about 7 kB.
+	test('keeps the tarball under 72 kB', () => {
+		expect(pack.size).toBeLessThanOrEqual(72 * 1024);
 	});
 
 	test("points every docs link at this version's README on npm, at a heading that exists", () => {

@@ -3,7 +3,9 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
+	INode,
 	INodeProperties,
+	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -40,27 +42,58 @@ export interface RunSettings {
 	secrets: string[];
 }
 
+/** A node parameter by its path, with the fallback when it is not set. */
+type SettingReader = (name: string, fallback: unknown) => unknown;
+
+/** What run settings are read from: the node, its parameters and its credential. */
+interface SettingSource {
+	node: INode;
+	read: SettingReader;
+	credentials: () => Promise<ICredentialDataDecryptedObject>;
+}
+
 /**
  * What holds for every item of one run, read once: the Options (item 0, like n8n's own batching
  * settings), n8n's Request Options and the credential. A value out of range stops the run with
  * the rule; it is never silently replaced.
  */
 export async function readRunSettings(context: IExecuteFunctions): Promise<RunSettings> {
+	return await runSettingsFrom({
+		node: context.getNode(),
+		read: (name, fallback) => context.getNodeParameter(name, 0, fallback),
+		credentials: async () => await context.getCredentials(CREDENTIAL_TYPE),
+	});
+}
+
+/** The same settings for a polling trigger, which has parameters but no items. */
+export async function readPollSettings(context: IPollFunctions): Promise<RunSettings> {
+	return await runSettingsFrom({
+		node: context.getNode(),
+		read: (name, fallback) => context.getNodeParameter(name, fallback),
+		credentials: async () => await context.getCredentials(CREDENTIAL_TYPE),
+	});
+}
+
+async function runSettingsFrom({
+	node,
+	read,
+	credentials: load,
+}: SettingSource): Promise<RunSettings> {
 	const option = (name: NumberOption) => {
 		const { label, fallback, min, max } = declared(name);
-		const value = context.getNodeParameter(`options.${name}`, 0, fallback) as unknown;
+		const value = read(`options.${name}`, fallback);
 		const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 		if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
 			throw new NodeOperationError(
-				context.getNode(),
+				node,
 				`Options › ${label} (${name}) must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`,
 			);
 		}
 		return number;
 	};
-	const requestOptions = (context.getNodeParameter('requestOptions', 0, {}) ?? {}) as IDataObject;
+	const requestOptions = (read('requestOptions', {}) ?? {}) as IDataObject;
 	const batch = ((requestOptions.batching as IDataObject | undefined)?.batch ?? {}) as IDataObject;
-	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+	const credentials = await load();
 	const timeout = Number(requestOptions.timeout);
 	return {
 		budget: { maxRetries: option('maxRetries'), faultRetries: option('faultRetries') },
@@ -73,7 +106,7 @@ export async function readRunSettings(context: IExecuteFunctions): Promise<RunSe
 					: undefined,
 		},
 		transport: transportOf(credentials, {
-			reference: context.getNode().credentials?.[CREDENTIAL_TYPE],
+			reference: node.credentials?.[CREDENTIAL_TYPE],
 			timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : DEFAULT_TIMEOUT_MS,
 			proxy: parseProxy(requestOptions.proxy),
 			skipSslCertificateValidation: requestOptions.allowUnauthorizedCerts === true,

@@ -7,6 +7,7 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
+	IPollFunctions,
 } from 'n8n-workflow';
 
 import { PartnerLogisticsApi } from '../../../credentials/PartnerLogisticsApi.credentials';
@@ -74,11 +75,11 @@ export function transportOf(
 export type Sender = (options: IHttpRequestOptions) => Promise<IN8nHttpFullResponse>;
 
 /**
- * The sender of a node run and of the hub picker: n8n's own helper with the credential's
+ * The sender of a node run, a poll and the hub picker: n8n's own helper with the credential's
  * `authenticate` (the API key header), the credential decrypted once per run.
  */
 export function authenticatedSender(
-	context: IExecuteFunctions | ILoadOptionsFunctions,
+	context: IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions,
 	transport: Transport,
 ): Sender {
 	return async (options) =>

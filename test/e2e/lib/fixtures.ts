@@ -29,6 +29,7 @@ export const WORKFLOW_IDS = {
 	eventsHmac: 'plWfEventsHmac01',
 	mcpTools: 'plWfMcpTools0001',
 	executionRetry: 'plWfExecRetry001',
+	supportCaseWatch: 'plWfCaseWatch001',
 } as const;
 
 /** One active trigger workflow per signature scheme, with the webhookId of its trigger node. */
@@ -169,5 +170,31 @@ export function supportCaseWithoutCapability(workflows: WorkflowFixture[]): Work
 			};
 		}
 	}
+	return copy;
+}
+
+/** The polling trigger's node in the support case watch sample (16-support-case-watch.json). */
+export const POLLING_TRIGGER = 'Partner Logistics Polling Trigger';
+
+/**
+ * The support case watch polling every `seconds` (a divisor of 60) instead of every minute. n8n
+ * 2.41 refuses a Poll Time that fires more than once a minute (a Custom cron whose seconds field
+ * is not one number), but checks each Poll Time alone: one Custom cron per second of the minute
+ * to poll at is accepted, and polls through n8n's own scheduler as often as a test needs.
+ */
+export function supportCaseWatchEvery(
+	workflows: WorkflowFixture[],
+	seconds: number,
+): WorkflowFixture {
+	const original = workflows.find((workflow) => workflow.id === WORKFLOW_IDS.supportCaseWatch);
+	if (!original) throw new Error('support case watch workflow fixture missing');
+	const copy = JSON.parse(JSON.stringify(original)) as WorkflowFixture;
+	const trigger = copy.nodes.find((node) => node.name === POLLING_TRIGGER)!;
+	trigger.parameters.pollTimes = {
+		item: Array.from({ length: 60 / seconds }, (_, index) => ({
+			mode: 'custom',
+			cronExpression: `${index * seconds} * * * * *`,
+		})),
+	};
 	return copy;
 }

@@ -1,0 +1,43 @@
+import { createHash } from 'node:crypto';
+
+/** A JSON object as the API answered it: the record a change is judged on. */
+export type JsonObject = { [field: string]: unknown };
+
+/** Length of a field's digest: enough to tell one field's values apart, short to store. */
+const FIELD_DIGEST_LENGTH = 12;
+
+/**
+ * JSON text with the keys of every object sorted, so the same content always gives the same
+ * text whatever order the API lists the fields in. Array order counts: a list is its order.
+ */
+export function canonicalJson(value: unknown): string {
+	return JSON.stringify(sorted(value)) ?? 'undefined';
+}
+
+function sorted(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(sorted);
+	if (!value || typeof value !== 'object') return value;
+	const object = value as JsonObject;
+	return Object.fromEntries(
+		Object.keys(object)
+			.sort()
+			.map((key) => [key, sorted(object[key])]),
+	);
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
+
+/** The digest of a whole record: it changes when anything in the record changes. */
+export function recordDigest(record: JsonObject): string {
+	return sha256(canonicalJson(record));
+}
+
+/** A short digest of each top-level field, to tell which fields a change touched. */
+export function fieldDigests(record: JsonObject): Record<string, string> {
+	return Object.fromEntries(
+		Object.keys(record).map((field) => [
+			field,
+			sha256(canonicalJson(record[field])).slice(0, FIELD_DIGEST_LENGTH),
+		]),
+	);
+}

@@ -1,0 +1,69 @@
+import type { Observed } from './changes';
+import type { JsonObject } from './digest';
+
+/**
+ * A field's value, by its name or, when the record has no field of that exact name, by a dotted
+ * path into nested objects (`truck.assignmentId`).
+ */
+export function valueAt(record: JsonObject, field: string): unknown {
+	if (Object.prototype.hasOwnProperty.call(record, field)) return record[field];
+	let value: unknown = record;
+	for (const part of field.split('.')) {
+		if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+		if (!Object.prototype.hasOwnProperty.call(value, part)) return undefined;
+		value = (value as JsonObject)[part];
+	}
+	return value;
+}
+
+/** An identity as text: a non-empty string or a finite number; anything else is none. */
+function identityOf(value: unknown): string | undefined {
+	if (typeof value === 'string' && value.trim() !== '') return value;
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	return undefined;
+}
+
+/** A record without a usable identity: its position in the answer (from 1) and its field names. */
+export interface Unidentified {
+	position: number;
+	fields: string[];
+}
+
+/**
+ * Each record with its identity, read from `field`. Of records sharing an identity, the first
+ * counts. A record without one stops everything: a change could not be told from a new record.
+ */
+export function identify(
+	records: JsonObject[],
+	field: string,
+): { observed: Observed[] } | { unidentified: Unidentified } {
+	const observed: Observed[] = [];
+	const ids = new Set<string>();
+	for (const [index, record] of records.entries()) {
+		const id = identityOf(valueAt(record, field));
+		if (id === undefined) {
+			return { unidentified: { position: index + 1, fields: Object.keys(record) } };
+		}
+		if (ids.has(id)) continue;
+		ids.add(id);
+		observed.push({ id, record });
+	}
+	return { observed };
+}
+
+/**
+ * The references a user listed: a list (from an expression) or text separated by commas,
+ * semicolons, spaces or new lines; trimmed, empty ones and repeats left out, in their order.
+ */
+export function listedReferences(value: unknown): string[] {
+	const parts: unknown[] = Array.isArray(value)
+		? value.flat()
+		: typeof value === 'string' || typeof value === 'number'
+			? String(value).split(/[\s,;]+/)
+			: [];
+	const references = parts
+		.filter((part) => typeof part === 'string' || typeof part === 'number')
+		.map((part) => String(part).trim())
+		.filter((part) => part !== '');
+	return [...new Set(references)];
+}

@@ -1,0 +1,74 @@
+import type { JsonObject } from './digest';
+
+/** What a trigger remembers of one record between polls. */
+export interface Remembered {
+	/** The record's identity: its ID field's value, or the payment reference looked up. */
+	id: string;
+	/** Digest of the whole record as last seen. */
+	digest: string;
+	/** Short digest of each top-level field, to name the fields a change touched. */
+	fields: Record<string, string>;
+	/** The whole record, kept only while Include Previous Record is on. */
+	record?: JsonObject;
+}
+
+/**
+ * A trigger's memory, kept in n8n's static data of the node. `watching` says what the records
+ * belong to (what is watched, the status filter, the ID field): memory of something else counts
+ * as none, so changing what is watched starts over with a first poll. Records are in the order
+ * they last entered or changed, oldest first.
+ */
+export interface Memory {
+	version: 1;
+	watching: string;
+	records: Remembered[];
+}
+
+const isObject = (value: unknown): value is JsonObject =>
+	!!value && typeof value === 'object' && !Array.isArray(value);
+
+const isStringMap = (value: unknown): value is Record<string, string> =>
+	isObject(value) && Object.values(value).every((digest) => typeof digest === 'string');
+
+/**
+ * The memory stored for `watching`, as plain copies; undefined when there is none yet, it was
+ * kept for something else, or it is not in a shape this version wrote (then the poll is a first
+ * poll again, rather than reporting every record as changed).
+ */
+export function recall(stored: unknown, watching: string): Memory | undefined {
+	if (!isObject(stored) || stored.version !== 1 || stored.watching !== watching) return undefined;
+	if (!Array.isArray(stored.records)) return undefined;
+	const records: Remembered[] = [];
+	for (const entry of stored.records as unknown[]) {
+		if (!isObject(entry) || typeof entry.id !== 'string' || typeof entry.digest !== 'string') {
+			return undefined;
+		}
+		if (!isStringMap(entry.fields)) return undefined;
+		const copy: Remembered = { id: entry.id, digest: entry.digest, fields: { ...entry.fields } };
+		if (isObject(entry.record)) copy.record = JSON.parse(JSON.stringify(entry.record));
+		records.push(copy);
+	}
+	return { version: 1, watching, records };
+}
+
+/**
+ * At most `max` records, the oldest dropped first: first those this poll did not see (a record
+ * still listed is never forgotten while others can go, or it would come back as new), then, only
+ * if this poll alone saw more than `max`, the oldest of those.
+ */
+export function bounded(
+	records: Remembered[],
+	seen: ReadonlySet<string>,
+	max: number,
+): Remembered[] {
+	let excess = records.length - max;
+	if (excess <= 0) return records;
+	const kept = records.filter((record) => {
+		if (excess > 0 && !seen.has(record.id)) {
+			excess--;
+			return false;
+		}
+		return true;
+	});
+	return excess > 0 ? kept.slice(excess) : kept;
+}

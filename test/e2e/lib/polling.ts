@@ -1,0 +1,332 @@
+import { randomUUID } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { E2E_OWNER } from '../setup/state';
+import { lastSeq, sandboxRequests } from './assertions';
+import {
+	credentialsFor,
+	loadWorkflows,
+	newSigningSecret,
+	POLLING_TRIGGER,
+	supportCaseWatchEvery,
+	WORKFLOW_IDS,
+} from './fixtures';
+import { expectOk, sleep, waitFor } from './http';
+import { type Execution, type N8nClient, nodeOutput } from './n8nApi';
+import { type N8nServer, startN8n } from './n8nProcess';
+import { SandboxAdmin, type SandboxInfo } from './sandbox';
+import { type Stack, startStack } from './stack';
+
+// The polling trigger in real n8n, as the regular suite (polling-trigger.e2e.ts) and the queue
+// suite (05-polling-trigger.queue.ts) run it: the support case watch sample, published, polling
+// through n8n's own scheduler every few seconds. Each suite gives it an n8n and a sandbox of its
+// own, since the scenario restarts n8n. What must hold is here, once (CaseWatchScenario).
+
+export const WATCH = WORKFLOW_IDS.supportCaseWatch;
+/** How often the published watch polls (n8n's minimum Poll Time is a minute; see fixtures). */
+export const POLL_SECONDS = 5;
+const FINAL = ['success', 'error', 'crashed', 'canceled'];
+
+export interface PollingStack {
+	stack: Stack;
+	client: N8nClient;
+	admin: SandboxAdmin;
+	/**
+	 * Stops the n8n main (the process that polls), runs `whileDown`, and starts the main again on
+	 * the same database.
+	 */
+	restartMain(whileDown?: () => Promise<void>): Promise<void>;
+	stop(): Promise<void>;
+}
+
+/**
+ * A sandbox and an n8n with the package, the credential and the support case watch imported (not
+ * published). `instanceEnv` makes it a queue-mode instance; `others` starts its other processes
+ * (a worker), which keep running while the main restarts.
+ */
+export async function startPollingStack(options: {
+	workDir: string;
+	/** Where the run's logs are archived from; this stack's logs are copied there on stop. */
+	archiveDir: string;
+	instanceEnv?: Record<string, string>;
+	others?: (stack: Stack) => Promise<N8nServer[]>;
+	log: (line: string) => void;
+}): Promise<PollingStack> {
+	const stack = await startStack({
+		workDir: options.workDir,
+		owner: E2E_OWNER,
+		apiKey: true,
+		instanceEnv: options.instanceEnv,
+		fixtures: (sandbox) => ({
+			credentials: credentialsFor(sandbox, newSigningSecret(), ['full']),
+			workflows: [supportCaseWatchEvery(loadWorkflows(sandbox), POLL_SECONDS)],
+			activate: [],
+		}),
+		log: options.log,
+	});
+	let others: N8nServer[] = [];
+	try {
+		others = (await options.others?.(stack)) ?? [];
+	} catch (error) {
+		await stack.stop();
+		throw error;
+	}
+	let main = stack.n8n;
+	return {
+		stack,
+		client: stack.client,
+		admin: new SandboxAdmin(stack.sandbox.info),
+		restartMain: async (whileDown) => {
+			await main.stop();
+			await whileDown?.();
+			main = await startN8n(stack.instance);
+		},
+		stop: async () => {
+			await Promise.all(others.map((process) => process.stop()));
+			await Promise.all([main.stop(), stack.sandbox.stop()]);
+			const logs = join(options.workDir, 'logs');
+			if (existsSync(logs)) {
+				mkdirSync(options.archiveDir, { recursive: true });
+				cpSync(logs, options.archiveDir, { recursive: true });
+			}
+		},
+	};
+}
+
+/** GET /rest/workflows/:id/publication-status (n8n 2.41). */
+export interface PublicationStatus {
+	status: 'not_published' | 'in_progress' | 'published' | 'partial' | 'failed';
+	triggers: Array<{ nodeId: string; status: string; errorMessage: string | null }>;
+}
+
+/** What one execution of the watch emitted: the trigger's items. */
+export const changesOf = (execution: Execution) => nodeOutput(execution, POLLING_TRIGGER);
+
+/** The support case watch against one sandbox and one n8n, with the steps the specs take. */
+export class CaseWatch {
+	constructor(
+		private readonly client: N8nClient,
+		private readonly admin: SandboxAdmin,
+		private readonly sandbox: SandboxInfo,
+	) {}
+
+	/** A partner API call, as the partner's own systems would make it (not through n8n). */
+	private async post(path: string, body: unknown): Promise<Record<string, unknown>> {
+		const answer = await expectOk<Record<string, unknown>>(
+			`POST ${path}`,
+			`${this.sandbox.url}${path}`,
+			{
+				headers: { 'x-svc-api-key': this.sandbox.keys.full, 'idempotency-key': randomUUID() },
+				body,
+			},
+		);
+		return answer.body;
+	}
+
+	async openCase(title: string): Promise<string> {
+		return String((await this.post('/partner-api/support-cases', { title })).caseId);
+	}
+
+	async comment(caseId: string, message: string): Promise<void> {
+		await this.post(`/partner-api/support-cases/${caseId}/comments`, { message });
+	}
+
+	/** Publishes the watch: n8n polls once at once (the first poll), then at its Poll Times. */
+	async publish(): Promise<void> {
+		await this.client.activateWorkflow(WATCH);
+	}
+
+	/**
+	 * A workflow's publication status once n8n has settled it (2.41 publishes in the background:
+	 * the activation call answers before the triggers are started, and a trigger that fails to
+	 * start, its first poll included, is reported here).
+	 */
+	async publicationStatus(workflowId: string = WATCH): Promise<PublicationStatus> {
+		return await waitFor(`the publication of ${workflowId} to settle`, async () => {
+			const { data } = await this.client.rest<PublicationStatus>(
+				'GET',
+				`/workflows/${workflowId}/publication-status`,
+			);
+			return data.status === 'in_progress' ? undefined : data;
+		});
+	}
+
+	/** Every execution of the published watch so far, newest first (Fetch Test Event's aside). */
+	async executions(): Promise<Execution[]> {
+		return (await this.client.executions(WATCH)).filter((e) => e.mode !== 'manual');
+	}
+
+	/**
+	 * The executions once at least `count` have ended and a few more polls have passed without
+	 * another: what should not happen had its chance to.
+	 */
+	async settled(count: number): Promise<Execution[]> {
+		await waitFor(
+			`${count} executions of the support case watch`,
+			async () => {
+				const list = await this.executions();
+				return list.length >= count && list.every((e) => FINAL.includes(e.status))
+					? list
+					: undefined;
+			},
+			{ timeoutMs: 90_000, intervalMs: 500 },
+		);
+		await this.polls(3);
+		return await this.executions();
+	}
+
+	/** Waits until the watch has polled the API `count` more times (read from the sandbox's log). */
+	async polls(count = 1): Promise<void> {
+		const since = await lastSeq(this.admin);
+		await waitFor(
+			`${count} polls of the support case list`,
+			async () => {
+				const polls = (await sandboxRequests(this.admin, since)).filter(
+					(request) => request.method === 'GET' && request.path === '/partner-api/support-cases',
+				);
+				return polls.length >= count ? true : undefined;
+			},
+			{ timeoutMs: (count + 2) * POLL_SECONDS * 1000 + 30_000, intervalMs: 250 },
+		);
+		// The poll's own execution, if any, is recorded right after its request.
+		await sleep(1500);
+	}
+
+	/**
+	 * The editor's Fetch Test Event on the trigger: POST /rest/workflows/:id/run with the trigger
+	 * as the node to start from and to run to, as the node's button sends it.
+	 */
+	async fetchTestEvent(): Promise<Execution> {
+		const run = await this.client.rest<{ executionId?: string }>(
+			'POST',
+			`/workflows/${WATCH}/run`,
+			{
+				triggerToStartFrom: { name: POLLING_TRIGGER },
+				destinationNode: { nodeName: POLLING_TRIGGER, mode: 'inclusive' },
+			},
+		);
+		if (!run.data.executionId) {
+			throw new Error(`n8n started no execution: ${JSON.stringify(run.data)}`);
+		}
+		return await this.client.waitForExecution(run.data.executionId);
+	}
+}
+
+const FAIL_500 = {
+	failNext: [{ status: 500 as const, method: 'GET', path: '/partner-api/support-cases' }],
+};
+export const POLL_FAILED =
+	/^Could not check support cases: The Partner Logistics API failed \(500\)/;
+
+/**
+ * The scenario both suites run, one step per test, each asserting what must hold. A step returns
+ * the execution it is about, for a suite's own checks (the queue suite: a worker ran it).
+ */
+export class CaseWatchScenario {
+	/** A case open before the watch was published, and one opened after. */
+	private existing = '';
+	private created = '';
+
+	constructor(
+		private readonly polling: PollingStack,
+		private readonly watch: CaseWatch,
+	) {}
+
+	/** Fetch Test Event shows the open cases as they are now. */
+	async fetchTestEventShowsCurrentCases(): Promise<void> {
+		this.existing = await this.watch.openCase('Open before publishing');
+		const test = await this.watch.fetchTestEvent();
+		expect([test.mode, test.status]).toEqual(['manual', 'success']);
+		expect(changesOf(test)).toEqual([
+			{
+				change: 'current',
+				recordId: this.existing,
+				changedFields: [],
+				record: expect.objectContaining({ caseId: this.existing, status: 'OPEN' }),
+			},
+		]);
+	}
+
+	/** Publishing polls at once and emits nothing: the first poll only learns the cases. */
+	async publishingOnlyLearns(): Promise<void> {
+		await this.watch.publish();
+		expect(await this.watch.publicationStatus()).toMatchObject({ status: 'published' });
+		await this.watch.polls(2);
+		expect(await this.watch.executions()).toEqual([]);
+	}
+
+	async newCaseOnce(): Promise<Execution> {
+		this.created = await this.watch.openCase('Parcel not delivered');
+		const list = await this.watch.settled(1);
+		expect(list.map((e) => [e.mode, e.status])).toEqual([['trigger', 'success']]);
+		expect(changesOf(list[0])).toEqual([
+			{
+				change: 'new',
+				recordId: this.created,
+				changedFields: [],
+				record: expect.objectContaining({ caseId: this.created, title: 'Parcel not delivered' }),
+			},
+		]);
+		return list[0];
+	}
+
+	async changedCaseOnceUnchangedNever(): Promise<Execution> {
+		await this.watch.comment(this.created, 'The recipient is in after 3 pm.');
+		const list = await this.watch.settled(2);
+		expect(list).toHaveLength(2);
+		expect(changesOf(list[0])).toEqual([
+			expect.objectContaining({
+				change: 'changed',
+				recordId: this.created,
+				changedFields: ['updatedAt'],
+			}),
+		]);
+		return list[0];
+	}
+
+	/** A poll that gets a 500 emits nothing; the change it missed comes once with the next poll. */
+	async failedPollLosesNothing(): Promise<Execution> {
+		await this.watch.polls(1);
+		// Right after a poll: the change and the fault are both in place for the next one.
+		await this.watch.comment(this.existing, 'Any news?');
+		await this.polling.admin.setFaults(FAIL_500);
+		const list = await this.watch.settled(4);
+		expect(list).toHaveLength(4);
+		const [changed, failed] = list;
+		expect([failed.mode, failed.status]).toEqual(['trigger', 'error']);
+		expect(failed.data?.resultData.error?.message).toMatch(POLL_FAILED);
+		expect(changesOf(changed)).toEqual([
+			expect.objectContaining({
+				change: 'changed',
+				recordId: this.existing,
+				changedFields: ['updatedAt'],
+			}),
+		]);
+		return changed;
+	}
+
+	async restartRepeatsNothing(): Promise<void> {
+		await this.polling.restartMain();
+		await this.watch.polls(3);
+		expect(await this.watch.executions()).toHaveLength(4);
+	}
+
+	/** A change made while n8n was down comes once, when it is back. */
+	async changeWhileDownOnce(): Promise<Execution> {
+		await this.polling.restartMain(() =>
+			this.watch.comment(this.created, 'Written while n8n was down'),
+		);
+		const list = await this.watch.settled(5);
+		expect(list).toHaveLength(5);
+		expect(changesOf(list[0])).toEqual([
+			expect.objectContaining({ change: 'changed', recordId: this.created }),
+		]);
+		return list[0];
+	}
+
+	/** The same 500 for the next `times` polls of the support case list. */
+	async failNextPolls(times = 1): Promise<void> {
+		await this.polling.admin.setFaults({ failNext: [{ ...FAIL_500.failNext[0], times }] });
+	}
+}
