@@ -144,6 +144,26 @@ test('a 429 while paced lowers the limit; a probe brings it back once the API ac
 	expect(Math.max(...starts.map(perWindow))).toBe(20);
 });
 
+test('a 429 for a request sent after the limit last changed lowers it, however slow round trips once were', async () => {
+	const clock = fakeClock();
+	const pacer = new Pacer({ concurrency: 100, maxPerSecond: 0 }, clock);
+	const slow = await pacer.nextStart();
+	clock.time += 2000; // one answer took 2 s
+	pacer.accepted(slow);
+	for (let i = 0; i < 19; i++) pacer.accepted(await pacer.nextStart());
+	const learnedWith = await pacer.nextStart();
+	pacer.throttled(learnedWith);
+	expect(pacer.rate).toBe(20);
+	// The next start, a window later, is refused 10 ms after it left: the API takes fewer now.
+	const sent = await pacer.nextStart();
+	clock.time += 10;
+	pacer.throttled(sent);
+	expect(pacer.rate).toBe(14);
+	// A refusal of a request sent before that change teaches nothing more.
+	pacer.throttled(learnedWith);
+	expect(pacer.rate).toBe(14);
+});
+
 test('a timer that fires late does not slow the starts after it', async () => {
 	const clock = fakeClock();
 	const late = { ...clock, wait: async (ms: number) => void (clock.time += ms + 3) };

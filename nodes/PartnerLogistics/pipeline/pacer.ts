@@ -156,10 +156,10 @@ export class Pacer {
 		if (this.limit === undefined) {
 			this.limit = said ?? Math.max(1, accepted);
 			this.best = this.limit;
-		} else if (now - this.learnedAt >= this.margin() + this.maxRoundTrip) {
+		} else if (startedAt >= this.learnedAt) {
 			this.limit = Math.max(1, Math.min(this.limit - 1, said ?? Math.floor(this.limit * DECREASE)));
 		} else {
-			return; // sent before the limit was learned from another 429: it teaches nothing new
+			return; // sent before the limit last changed: it teaches nothing new
 		}
 		this.learnedAt = now;
 	}
