@@ -210,8 +210,9 @@ describe('retries the Idempotency-Key makes safe', () => {
 describe('pacing', () => {
 	test('at most Concurrency requests are in flight, reached within the first second', async () => {
 		sandbox.admin.setFaults({ delayMs: 200 });
+		// Enough items that some are left when the slow start reaches Concurrency (about 50 go first).
 		const { error, requests } = await runAgainst(sandbox, quoteParameters, {
-			input: Array.from({ length: 60 }, () => ({})),
+			input: Array.from({ length: 100 }, () => ({})),
 		});
 		expect(error).toBeUndefined();
 		// Each answer takes 200 ms: the starts within 150 ms after a start are all in flight together.

@@ -164,8 +164,16 @@ export async function sendApiRequest(
 /** The error code of a failed request, looked up through n8n's and axios' wrappers. */
 function faultCode(error: unknown): string {
 	for (let cause = error, depth = 0; cause && depth < 5; depth++) {
-		const record = cause as { code?: unknown; message?: unknown; cause?: unknown };
-		if (typeof record.code === 'string' && /^E[A-Z_]+$/.test(record.code)) return record.code;
+		const record = cause as {
+			code?: unknown;
+			httpCode?: unknown;
+			message?: unknown;
+			cause?: unknown;
+		};
+		// n8n 1.x wraps the request's error in a NodeApiError without its cause: the code is its httpCode.
+		for (const code of [record.code, record.httpCode]) {
+			if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+		}
 		if (typeof record.message === 'string' && /socket hang up/i.test(record.message)) {
 			return 'ECONNRESET';
 		}
