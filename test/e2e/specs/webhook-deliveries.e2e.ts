@@ -23,6 +23,9 @@ function credentialData(webhookSigningSecret: string) {
 		apiKey: suite.sandbox.keys.full,
 		webhookSigningSecret,
 		previousWebhookSigningSecret: '',
+		// n8n's own field on every credential, at its default, as the editor sends it: n8n 1.x's
+		// public API refuses a credential without it ("requires property allowedDomains").
+		allowedHttpRequestDomains: 'all',
 	};
 }
 
@@ -266,12 +269,8 @@ describe('Partner Logistics Trigger: where a refusal shows', () => {
 	});
 
 	it('while the editor listens for a test event, shows the reason on the trigger and runs nothing after it', async () => {
-		const listening = await suite.client.rest<{ waitingForWebhook?: boolean }>(
-			'POST',
-			`/workflows/${trigger.id}/run`,
-			{ triggerToStartFrom: { name: TRIGGER } },
-		);
-		expect(listening.data).toEqual({ waitingForWebhook: true });
+		const listening = await suite.client.startManualRun(trigger.id, TRIGGER);
+		expect(listening).toEqual({ waitingForWebhook: true });
 		const forged = await suite.admin.sendWebhook({
 			url: trigger.testUrl,
 			secret: `whsec_${unprefixedSecret()}`,
