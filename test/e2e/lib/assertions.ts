@@ -1,4 +1,5 @@
 import { type Execution, type N8nClient, nodeOutput } from './n8nApi';
+import { CREDENTIAL_IDS } from './fixtures';
 import type { SandboxAdmin } from './sandbox';
 
 export interface LoggedRequest {
@@ -75,4 +76,19 @@ export function expectNodePost(
 		'idempotency-key': derivedKey(expected.action),
 	});
 	expect(request?.body).toEqual(expected.body);
+}
+
+/**
+ * The credential test through n8n's public API (POST /api/v1/credentials/:id/test) gives the Test
+ * button's answers: OK for the good key, the refusal explained for a wrong one. Asserted in the
+ * regular and the queue suite, where it runs on the main rather than in the one process.
+ */
+export async function expectPublicApiCredentialTest(client: N8nClient): Promise<void> {
+	const good = await client.publicApi('POST', `/credentials/${CREDENTIAL_IDS.full}/test`);
+	expect(good.body).toMatchObject({ status: 'OK' });
+	const bad = await client.publicApi('POST', `/credentials/${CREDENTIAL_IDS.badKey}/test`);
+	expect(bad.body).toMatchObject({
+		status: 'Error',
+		message: expect.stringContaining('The API key was refused (401)'),
+	});
 }
