@@ -184,12 +184,22 @@ export class N8nClient {
 		workflowId: string,
 		triggerName: string,
 		workflow?: { id: string },
+		/** Run only up to this node, as a trigger's Fetch Test Event / Execute step does. */
+		destination?: string,
 	): Promise<{ executionId?: string; waitingForWebhook?: boolean }> {
 		const triggerToStartFrom = { name: triggerName };
-		const body =
-			(await this.majorVersion()) < 2
-				? { workflowData: workflow ?? (await this.workflow(workflowId)), triggerToStartFrom }
-				: { triggerToStartFrom };
+		const v1 = (await this.majorVersion()) < 2;
+		const destinationNode =
+			destination === undefined
+				? {}
+				: { destinationNode: { nodeName: destination, mode: 'inclusive' } };
+		const body = v1
+			? {
+					workflowData: workflow ?? (await this.workflow(workflowId)),
+					triggerToStartFrom,
+					...destinationNode,
+				}
+			: { triggerToStartFrom, ...destinationNode };
 		return (
 			await this.rest<{ executionId?: string; waitingForWebhook?: boolean }>(
 				'POST',

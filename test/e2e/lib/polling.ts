@@ -143,6 +143,14 @@ export class CaseWatch {
 	 * start, its first poll included, is reported here).
 	 */
 	async publicationStatus(workflowId: string = WATCH): Promise<PublicationStatus> {
+		if ((await this.client.majorVersion()) < 2) {
+			// n8n 1.x activates in the request itself and has no publication status: the active flag.
+			const { body } = await this.client.publicApi<{ active: boolean }>(
+				'GET',
+				`/workflows/${workflowId}`,
+			);
+			return { status: body.active ? 'published' : 'not_published', triggers: [] };
+		}
 		return await waitFor(`the publication of ${workflowId} to settle`, async () => {
 			const { data } = await this.client.rest<PublicationStatus>(
 				'GET',
@@ -198,18 +206,14 @@ export class CaseWatch {
 	 * as the node to start from and to run to, as the node's button sends it.
 	 */
 	async fetchTestEvent(): Promise<Execution> {
-		const run = await this.client.rest<{ executionId?: string }>(
-			'POST',
-			`/workflows/${WATCH}/run`,
-			{
-				triggerToStartFrom: { name: POLLING_TRIGGER },
-				destinationNode: { nodeName: POLLING_TRIGGER, mode: 'inclusive' },
-			},
+		const run = await this.client.startManualRun(
+			WATCH,
+			POLLING_TRIGGER,
+			undefined,
+			POLLING_TRIGGER,
 		);
-		if (!run.data.executionId) {
-			throw new Error(`n8n started no execution: ${JSON.stringify(run.data)}`);
-		}
-		return await this.client.waitForExecution(run.data.executionId);
+		if (!run.executionId) throw new Error(`n8n started no execution: ${JSON.stringify(run)}`);
+		return await this.client.waitForExecution(run.executionId);
 	}
 }
 
