@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { eachConcurrently } from './concurrency';
 import { buildBody, type BodyInput, type ParameterReader } from './body';
 import { evidence } from './errors';
 import { runKeys, type RunKeys } from './keys';
@@ -53,14 +54,10 @@ export async function runOperation(
 	const continueOnFail = context.continueOnFail();
 	const results: INodeExecutionData[][] = [];
 	let firstError: ItemError | undefined;
-	let next = 0;
-	const yieldTurn = turnTaker();
-
-	const worker = async () => {
-		for (;;) {
-			await yieldTurn();
-			if (next >= items.length || firstError || run.signal?.aborted) return;
-			const itemIndex = next++;
+	await eachConcurrently(
+		items.length,
+		settings.pacer.concurrency,
+		async (itemIndex) => {
 			const pairedItem = { item: itemIndex };
 			try {
 				const records = await runItem(run, itemIndex, items[itemIndex].json);
@@ -73,10 +70,9 @@ export async function runOperation(
 				}
 				results[itemIndex] = [{ json: { error: itemError.message }, error: itemError, pairedItem }];
 			}
-		}
-	};
-	const workers = Math.min(settings.pacer.concurrency, items.length);
-	await Promise.all(Array.from({ length: workers }, worker));
+		},
+		{ beforeEach: turnTaker(), stop: () => !!firstError || !!run.signal?.aborted },
+	);
 	if (firstError) throw firstError;
 	return [results.flat()];
 }

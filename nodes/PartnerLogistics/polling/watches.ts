@@ -2,6 +2,7 @@ import type { IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { compact } from '../pipeline/body';
+import { eachConcurrently } from '../pipeline/concurrency';
 import { readListPage, readRecords } from '../pipeline/response';
 import type { RunSettings } from '../pipeline/runSettings';
 import { expectJson, sending, sendRequest, type Sending } from '../pipeline/send';
@@ -82,10 +83,10 @@ async function payments(context: IPollFunctions, settings: RunSettings): Promise
 	const shared = runOf(context, settings, '');
 	const records: JsonObject[] = [];
 	let failure: unknown;
-	let next = 0;
-	const worker = async () => {
-		while (next < references.length && failure === undefined) {
-			const index = next++;
+	await eachConcurrently(
+		references.length,
+		settings.pacer.concurrency,
+		async (index) => {
 			const reference = references[index];
 			// One pacer for every reference; each error names its reference.
 			const run: Sending = { ...shared, prefix: `Could not check payment ${reference}:` };
@@ -99,10 +100,9 @@ async function payments(context: IPollFunctions, settings: RunSettings): Promise
 			} catch (error) {
 				failure ??= error;
 			}
-		}
-	};
-	const workers = Math.min(settings.pacer.concurrency, references.length);
-	await Promise.all(Array.from({ length: workers }, worker));
+		},
+		{ stop: () => failure !== undefined },
+	);
 	if (failure !== undefined) throw failure;
 	return {
 		watching: 'payment',
