@@ -301,6 +301,11 @@ export function createAdmin(core: SandboxCore, redirectTarget: RedirectTarget): 
 			core.settings.replayRefusals = enabled;
 		},
 
+		setRepeatActions(enabled: boolean) {
+			if (typeof enabled !== 'boolean') throw badInput('enabled', 'enabled must be a boolean.');
+			core.settings.repeatActions = enabled;
+		},
+
 		state(): SandboxState {
 			return {
 				A: store.snapshot('A'),

@@ -117,6 +117,11 @@ function adminRoutes(
 		},
 		{
 			method: 'POST',
+			path: '/__admin/repeat-actions',
+			handle: (_p, body) => (admin.setRepeatActions(body.enabled as boolean), OK),
+		},
+		{
+			method: 'POST',
 			path: '/__admin/webhooks/send',
 			handle: (_p, body) => admin.sendWebhook(body as unknown as SendWebhookOptions),
 		},

@@ -15,6 +15,7 @@ const USAGE = `Usage: ts-node --transpile-only test/sandbox/cli.ts [options]
   --list-shape S      array | cursor (env SANDBOX_LIST_SHAPE; default array)
   --seed N            seed for random fault rates
   --replay-refusals   also store and replay a handler's 4xx other than 409/429
+  --repeat-actions    a new Idempotency-Key books, pays or accepts credit again
                       (env SANDBOX_REPLAY_REFUSALS=1|true|0|false; default off)
   --json              one JSON line on stdout, the human block on stderr`;
 
@@ -49,6 +50,7 @@ async function main() {
 			'list-shape': { type: 'string' },
 			seed: { type: 'string' },
 			'replay-refusals': { type: 'boolean', default: false },
+			'repeat-actions': { type: 'boolean', default: false },
 			json: { type: 'boolean', default: false },
 			help: { type: 'boolean', default: false },
 		},
@@ -70,6 +72,8 @@ async function main() {
 		replayRefusals:
 			values['replay-refusals'] ||
 			booleanEnv(env.SANDBOX_REPLAY_REFUSALS, 'SANDBOX_REPLAY_REFUSALS'),
+		repeatActions:
+			values['repeat-actions'] || booleanEnv(env.SANDBOX_REPEAT_ACTIONS, 'SANDBOX_REPEAT_ACTIONS'),
 	});
 
 	const info = {

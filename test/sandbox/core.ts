@@ -15,6 +15,12 @@ export interface Settings {
 	listShape: ListShape;
 	/** Replay-refusals mode: a handler's 4xx other than 409 and 429 is stored for replay too. */
 	replayRefusals: boolean;
+	/**
+	 * Repeat-actions mode: a new Idempotency-Key books a booked quote again, pays a paid or pending
+	 * booking or quotation again and accepts accepted credit again, as an API that guards against
+	 * repeats by the key alone would, so a test can count what a client did twice.
+	 */
+	repeatActions: boolean;
 }
 
 export class SandboxCore {

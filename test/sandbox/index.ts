@@ -29,6 +29,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			rateLimitPerSecond: options.rateLimitPerSecond ?? null,
 			listShape: options.listShape ?? 'array',
 			replayRefusals: options.replayRefusals ?? false,
+			repeatActions: options.repeatActions ?? false,
 		},
 		options.seed ?? randomInt(2 ** 31),
 		keys,
@@ -40,6 +41,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		admin.setQuoteTtl(core.settings.quoteTtlMs);
 		admin.setRateLimit(core.settings.rateLimitPerSecond);
 		admin.setReplayRefusals(core.settings.replayRefusals);
+		admin.setRepeatActions(core.settings.repeatActions);
 		if (!['array', 'cursor'].includes(core.settings.listShape)) {
 			throw new Error(`listShape must be 'array' or 'cursor'; got ${String(options.listShape)}`);
 		}

@@ -33,6 +33,8 @@ export interface SandboxOptions {
 	seed?: number;
 	/** Replay-refusals mode (sandbox choice): also store a handler's 4xx but 409/429; default off. */
 	replayRefusals?: boolean;
+	/** Repeat-actions mode (see Settings.repeatActions); default false. */
+	repeatActions?: boolean;
 }
 
 /** The fault that shaped an answer (see README, Faults). */
@@ -210,6 +212,8 @@ export interface SandboxAdmin {
 	setQuoteTtl(ms: number): void;
 	/** Replay-refusals mode on or off (README, Idempotency); reset() restores the start option. */
 	setReplayRefusals(enabled: boolean): void;
+	/** Repeat-actions mode on or off (README, Idempotency); reset() restores the start option. */
+	setRepeatActions(enabled: boolean): void;
 	state(): SandboxState;
 	sendWebhook(options: SendWebhookOptions): Promise<SendWebhookResult>;
 	/** Back to a fresh start with the same keys, admin token and options. */

@@ -38,7 +38,7 @@ export const directBookingRoutes: RouteDef[] = [
 			const { form, route, options } = validateDirectRoute(ctx.body);
 			const quote = ctx.org.quotes.get(quoteId);
 			if (!quote) throw notFound('Quote', quoteId);
-			if (quote.bookingId) {
+			if (quote.bookingId && !ctx.core.settings.repeatActions) {
 				throw conflict(
 					'QUOTE_ALREADY_BOOKED',
 					`Quote ${quoteId} was already booked as ${quote.bookingId}; get a new quote for another booking.`,
@@ -88,7 +88,7 @@ export const directBookingRoutes: RouteDef[] = [
 				stageAccepted: false,
 				cards: ctx.org.savedCards,
 			});
-			assertNoLivePayment(booking, `Booking ${bookingId}`);
+			assertNoLivePayment(ctx, booking, `Booking ${bookingId}`);
 			const payment = startPayment(
 				ctx,
 				booking,

@@ -51,10 +51,10 @@ function findRequest(ctx: RouteContext): QuoteRequestRecord {
 function assertCommittable(ctx: RouteContext, record: QuoteRequestRecord) {
 	const what = `Quote request ${record.quoteRequestId}`;
 	const quotation = requireQuotation(record.quotation, what);
-	if (record.status === 'CREDIT_ACCEPTED') {
+	if (record.status === 'CREDIT_ACCEPTED' && !ctx.core.settings.repeatActions) {
 		throw conflict('ALREADY_CREDIT_ACCEPTED', `${what} was already accepted on credit.`);
 	}
-	assertNoLivePayment(record, what);
+	assertNoLivePayment(ctx, record, what);
 	requireUnexpired(quotation, ctx.now, what);
 	return { quotation, what };
 }

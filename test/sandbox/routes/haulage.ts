@@ -42,7 +42,7 @@ function assertCommittable(
 	const what = `Haulage quotation ${record.quotationId}`;
 	const quotation = requireQuotation(record.quotation, what);
 	requireStatus(record, allowed, action);
-	assertNoLivePayment(record, what);
+	assertNoLivePayment(ctx, record, what);
 	if (record.status === 'QUOTED') requireUnexpired(quotation, ctx.now, what);
 	return { quotation, what };
 }

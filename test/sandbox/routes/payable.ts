@@ -13,7 +13,8 @@ import type {
 import { iso } from '../views';
 import type { PaymentChoice } from '../validate/payment';
 
-export function assertNoLivePayment(target: Payable, what: string): void {
+export function assertNoLivePayment(ctx: RouteContext, target: Payable, what: string): void {
+	if (ctx.core.settings.repeatActions) return;
 	if (target.paymentStatus === 'PENDING') {
 		throw conflict(
 			'PAYMENT_IN_PROGRESS',
