@@ -87,6 +87,11 @@ export interface RunOptions {
 	 * (give them the ids they had; other parameters are a retry "with currently saved workflow").
 	 */
 	retryOf?: IRun;
+	/**
+	 * The workflow's static data as n8n loads it from its database at the start of an execution
+	 * (a JSON copy of what an earlier run left); empty by default. The run's is in RunResult.
+	 */
+	staticData?: IDataObject;
 }
 
 export interface RunResult {
@@ -97,6 +102,8 @@ export interface RunResult {
 	error(nodeName?: string): Error | undefined;
 	/** Every node's run count: a Retry On Fail re-run stays one run with several tries. */
 	nodeNames: string[];
+	/** The workflow's static data after the run, and whether n8n would save it (it changed). */
+	staticData: { data: IDataObject; changed: boolean };
 }
 
 /**
@@ -144,6 +151,7 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 		active: false,
 		nodeTypes,
 		settings: workflowData.settings,
+		staticData: options.staticData && JSON.parse(JSON.stringify(options.staticData)),
 	});
 
 	const hooks = new ExecutionLifecycleHooks('manual', executionId, workflowData);
@@ -182,6 +190,10 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 		nodeNames: nodes.map((node) => node.name),
 		output: (name) => task(name)?.data?.[NodeConnectionTypes.Main as NodeConnectionType]?.[0] ?? [],
 		error: (name) => task(name)?.error as Error | undefined,
+		staticData: {
+			data: JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject,
+			changed: workflow.staticData.__dataChanged === true,
+		},
 	};
 }
 

@@ -189,6 +189,10 @@ test('a retry whose items changed since: each 409 says the key holds the first r
 		expect(error).toMatch(
 			/^Conflict \(409\): the execution this one retries already sent this item under the same Idempotency-Key with other values .*retry with the original workflow/,
 		);
+		// A booking's key is its quote's in every execution: running again would not help.
+		expect(error).toMatch(
+			/To send the new values as a new request, set Options › Idempotency Key \(the default key is derived from Quote ID qt_\d+, the same in every execution\)\.$/,
+		);
 	}
 	// The refused order, never done, is booked with the new values under a fresh key.
 	expect(out.filter((json) => json.bookingId)).toEqual([

@@ -7,6 +7,13 @@ export interface ApiErrorText {
 /** Error descriptions stay readable in the editor and in logs: the API's body is cut here. */
 export const MAX_DESCRIPTION_CHARS = 2000;
 
+/** What a message may name besides the status: the capability a 403 means, the referent a key stands for. */
+export interface ErrorContext {
+	capability?: string;
+	/** "Quote ID qt_7": the action's key is derived from it (OperationSpec.referent). */
+	referent?: string;
+}
+
 /**
  * The message for an error status. The spec does not show the error body's fields, so any JSON
  * is accepted; `message`/`error`/`detail` and `field` are read when present. The body itself is
@@ -15,7 +22,7 @@ export const MAX_DESCRIPTION_CHARS = 2000;
 export function describeApiError(
 	status: number,
 	rawBody: string,
-	operation: { capability?: string },
+	operation: ErrorContext,
 	secrets: string[] = [],
 ): ApiErrorText {
 	const body = readBody(rawBody);
@@ -39,6 +46,9 @@ export function describeApiError(
 		case status === 404:
 			message = `Not found in your organization (404)${said}. Check the ID: the API only shows resources that belong to the organization of this API key.`;
 			break;
+		case status === 409 && operation.referent !== undefined:
+			message = `Conflict (409)${said}. This action's Idempotency-Key is derived from ${operation.referent || 'what it acts on'}, so it is done once whichever run asks: either an earlier request for it with other values holds the key (the API keeps the first; set Options › Idempotency Key to send the new values as a new request on purpose), or its state does not allow this (for example an expired quote).`;
+			break;
 		case status === 409:
 			message = `Conflict (409)${said}. Either this Idempotency-Key was already used for a different request (if you set Options › Idempotency Key, make it unique per action), or the resource is not in a state that allows this (for example an expired quote, or a case that is already closed).`;
 			break;
@@ -60,7 +70,7 @@ export function describeApiError(
  */
 export function describeFailedAnswer(
 	response: { status: number; body: string; headers: Record<string, string | undefined> },
-	operation: { capability?: string },
+	operation: ErrorContext,
 	secrets: string[],
 ): ApiErrorText {
 	return response.status >= 300 && response.status < 400
@@ -72,10 +82,18 @@ export function describeFailedAnswer(
  * A 409 for a key this node already sent with another body, in the execution this one retries:
  * the item or the node was changed before the retry, and the API holds the first request.
  */
-export function describeKeyHeldForOtherBody(rawBody: string, secrets: string[]): ApiErrorText {
+export function describeKeyHeldForOtherBody(
+	rawBody: string,
+	secrets: string[],
+	referent?: string,
+): ApiErrorText {
+	// A referent's key is the same in every execution: only an explicit key sends the new values.
+	const anew =
+		referent === undefined
+			? 'run the workflow again instead of retrying it (a new execution uses new keys) or set Options › Idempotency Key'
+			: `set Options › Idempotency Key (the default key is derived from ${referent || 'what the action acts on'}, the same in every execution)`;
 	return {
-		message:
-			'Conflict (409): the execution this one retries already sent this item under the same Idempotency-Key with other values (the item or the node was changed since), and the API keeps the first request. To keep what was done then, retry with the original workflow. To send the new values as a new request, run the workflow again instead of retrying it (a new execution uses new keys) or set Options › Idempotency Key.',
+		message: `Conflict (409): the execution this one retries already sent this item under the same Idempotency-Key with other values (the item or the node was changed since), and the API keeps the first request. To keep what was done then, retry with the original workflow. To send the new values as a new request, ${anew}.`,
 		description: `The API answered 409 with: ${evidence(rawBody, secrets)}`,
 	};
 }

@@ -1,6 +1,9 @@
-import { createHash, randomUUID } from 'node:crypto';
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { createHash } from 'node:crypto';
+import type { IDataObject } from 'n8n-workflow';
 
+import { RefusalMemory, type Generations } from './refusals';
+
+/** What the default key of an item that creates something is derived from. */
 export interface IdempotencyScope {
 	instanceId: string;
 	workflowId: string;
@@ -16,10 +19,11 @@ export interface IdempotencyScope {
 }
 
 /**
- * The default Idempotency-Key: the same for every try of one item in one node run (n8n's Retry
- * On Fail, our own 429/503 retries, n8n's Retry of the failed execution), different for another
- * item, run, node, action, workflow, execution, generation or n8n instance. Hashed so no workflow
- * detail leaks into API logs.
+ * The default Idempotency-Key of a creation (a quote, a quote request, a support case): the same
+ * for every try of one item in one node run (n8n's Retry On Fail, our own 429/503 retries, n8n's
+ * Retry of the failed execution), different for another item, run, node, action, workflow,
+ * execution, generation or n8n instance: two identical orders are two quotes. Hashed so no
+ * workflow detail leaks into API logs.
  */
 export function deriveIdempotencyKey(scope: IdempotencyScope): string {
 	const parts: Array<string | number> = [
@@ -32,8 +36,39 @@ export function deriveIdempotencyKey(scope: IdempotencyScope): string {
 		scope.action,
 	];
 	if (scope.generation) parts.push(scope.generation);
-	const digest = createHash('sha256').update(parts.join('\u0000')).digest('hex');
-	return `n8n-${scope.action}-${digest.slice(0, 40)}`;
+	return `n8n-${scope.action}-${hex(parts)}`;
+}
+
+/** What the default key of an action on something that exists is derived from. */
+export interface ReferentScope {
+	/** The credential's Base URL: the API the action is sent to. */
+	api: string;
+	action: string;
+	/** The values naming what the action acts on (OperationSpec.referent), e.g. the quote ID. */
+	referent: string[];
+}
+
+/**
+ * The default Idempotency-Key of an action on something that exists (booking a quote, paying a
+ * booking): derived from the API, the action and its referent, never from the execution, so
+ * every run that asks for it again, wherever n8n runs it, gets the API's first answer. A
+ * generation is added once the API definitively refused the key before it (RefusalMemory).
+ */
+export function deriveReferentKey(scope: ReferentScope, generation = 0): string {
+	const parts = ['referent', apiIdentity(scope.api), scope.action, ...scope.referent];
+	if (generation) parts.push(String(generation));
+	return `n8n-${scope.action}-${hex(parts)}`;
+}
+
+/** The API as a key part: `https://API.example/api/v1/` and `https://api.example/api/v1` agree. */
+export function apiIdentity(baseUrl: string): string {
+	const trimmed = baseUrl.trim();
+	try {
+		const url = new URL(trimmed);
+		return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+	} catch {
+		return trimmed.replace(/\/+$/, '');
+	}
 }
 
 /**
@@ -48,10 +83,9 @@ export interface KeyMemory {
 	sent: Record<string, string>;
 	/** Per item (`runIndex:itemIndex`), how often the API definitively refused it. */
 	refused: Record<string, number>;
+	/** Per referent chain, how often the API definitively refused it (absent before 0.2.0). */
+	chains?: Generations;
 }
-
-/** Where the memory lives in the node's context. */
-const MEMORY = 'partnerLogisticsIdempotency';
 
 /**
  * The answer statuses after which an item is sent under a fresh key when the user runs it again:
@@ -65,19 +99,35 @@ export function refusesForGood(status: number): boolean {
 
 /** The Idempotency-Keys of one node run, and what was sent under them. */
 export class RunKeys {
+	/** The referent keys given out in this run, with their chain and generation. */
+	private readonly referentKeys = new Map<string, { chain: string; generation: number }>();
+	/** The keys whose body this run recorded first (`sending`). */
+	private readonly recordedHere = new Set<string>();
+	/** The last request under each key in this run, so two items sharing a key go one by one. */
+	private readonly turns = new Map<string, Promise<unknown>>();
+
 	constructor(
 		private readonly memory: KeyMemory,
 		private readonly scope: Omit<IdempotencyScope, 'itemIndex' | 'executionId' | 'generation'>,
+		private readonly referents: { api: string; refusals: RefusalMemory },
 	) {}
 
-	/** The item's default key. */
-	keyOf(itemIndex: number): string {
-		return deriveIdempotencyKey({
-			...this.scope,
-			executionId: this.memory.seed,
-			itemIndex,
-			generation: this.memory.refused[this.itemId(itemIndex)],
-		});
+	/** The item's default key: by its referent when the action has one, else by the item. */
+	keyOf(itemIndex: number, referent?: string[]): string {
+		if (!referent) {
+			return deriveIdempotencyKey({
+				...this.scope,
+				executionId: this.memory.seed,
+				itemIndex,
+				generation: this.memory.refused[this.itemId(itemIndex)],
+			});
+		}
+		const scope: ReferentScope = { api: this.referents.api, action: this.scope.action, referent };
+		const chain = `${this.scope.action}:${digestOf(deriveReferentKey(scope))}`;
+		const generation = this.referents.refusals.generation(chain);
+		const key = deriveReferentKey(scope, generation);
+		this.referentKeys.set(key, { chain, generation });
+		return key;
 	}
 
 	/**
@@ -89,15 +139,46 @@ export class RunKeys {
 		const keyDigest = digestOf(key);
 		const bodyDigest = digestOf(JSON.stringify(body ?? {}));
 		const held = this.memory.sent[keyDigest];
-		if (held === undefined) this.memory.sent[keyDigest] = bodyDigest;
-		return held !== undefined && held !== bodyDigest;
+		if (held === undefined) {
+			this.memory.sent[keyDigest] = bodyDigest;
+			this.recordedHere.add(keyDigest);
+		}
+		return held !== undefined && held !== bodyDigest && !this.recordedHere.has(keyDigest);
 	}
 
-	/** The API refused the item for good: the key is spent, the next run of the item gets a new one. */
+	/**
+	 * Sends under `key` once no other item of this run is sending under it: two rows booking the
+	 * same quote get the API's one answer twice (its replay), not a 409 for a request in progress.
+	 */
+	async inTurn<T>(key: string, send: () => Promise<T>): Promise<T> {
+		const before = this.turns.get(key);
+		const mine = (async () => {
+			if (before) await before.catch(() => undefined);
+			return await send();
+		})();
+		this.turns.set(key, mine);
+		try {
+			return await mine;
+		} finally {
+			if (this.turns.get(key) === mine) this.turns.delete(key);
+		}
+	}
+
+	/** The API refused the item for good: the key is spent, the next try gets a new one. */
 	refused(itemIndex: number, key: string): void {
-		const id = this.itemId(itemIndex);
-		this.memory.refused[id] = (this.memory.refused[id] ?? 0) + 1;
+		const referent = this.referentKeys.get(key);
+		if (referent) {
+			this.referents.refusals.refused(referent.chain, referent.generation);
+		} else {
+			const id = this.itemId(itemIndex);
+			this.memory.refused[id] = (this.memory.refused[id] ?? 0) + 1;
+		}
 		delete this.memory.sent[digestOf(key)];
+	}
+
+	/** Whether the key is a referent key this run derived. */
+	isReferentKey(key: string): boolean {
+		return this.referentKeys.has(key);
 	}
 
 	private itemId(itemIndex: number): string {
@@ -105,35 +186,12 @@ export class RunKeys {
 	}
 }
 
+/** 40 hex digits of a SHA-256 over the parts, which cannot run into each other. */
+function hex(parts: Array<string | number>): string {
+	return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 40);
+}
+
 /** A short digest: enough to tell two keys or two bodies apart, small in the saved execution. */
 function digestOf(text: string): string {
 	return createHash('sha256').update(text).digest('base64url').slice(0, 16);
-}
-
-/**
- * The keys of a node run of `action`. The memory is taken from the node's context, or started
- * there with this execution as the seed (a call outside any execution, such as an MCP tool call
- * answered by n8n's webhook process, gets a random one).
- */
-export function runKeys(context: IExecuteFunctions, action: string): RunKeys {
-	const fresh = (): KeyMemory => ({
-		seed: context.getExecutionId() || randomUUID(),
-		sent: {},
-		refused: {},
-	});
-	let memory: KeyMemory;
-	try {
-		const nodeContext = context.getContext('node');
-		memory = (nodeContext[MEMORY] as KeyMemory | undefined) ?? (nodeContext[MEMORY] = fresh());
-	} catch {
-		// n8n keeps no context for this run: its keys hold for this run only.
-		memory = fresh();
-	}
-	return new RunKeys(memory, {
-		instanceId: context.getInstanceId(),
-		workflowId: context.getWorkflow().id ?? '',
-		nodeId: context.getNode().id,
-		runIndex: context.getWorkflowDataProxy(0).$runIndex as number,
-		action,
-	});
 }

@@ -23,6 +23,13 @@ export interface OperationSpec {
 	query?: (read: ParameterReader) => IDataObject;
 	/** The answer is a list: one item per record, `limit`/Return All apply. */
 	list?: boolean;
+	/**
+	 * What the action acts on, when it must happen once (booking a quote, paying a booking): path
+	 * ids or body fields. Its default Idempotency-Key is derived from the API, the action and these
+	 * values, never from the execution, so every run that asks again gets the API's first answer.
+	 * Without it (creations) the key is per item of an execution and its Retry.
+	 */
+	referent?: string[];
 	/** The capability a 403 means the key lacks (spec: Authentication). */
 	capability?: string;
 	/** A field the answer must carry to count as a success (a quote without quoteId is not one). */

@@ -43,7 +43,7 @@ export function optionsDescription(readOnlyOperations: string[]): INodePropertie
 					placeholder: 'e.g. {{ $json.orderId }}-booking',
 					description:
 						'Key the API uses to recognise a repeated request, so a retry never books or pays twice',
-					hint: "Leave empty for a key per execution, node and item: the node's retries, Retry On Fail and a Retry from the Executions list resend it (a fresh one for an item the API refused). Set your own, e.g. from an order ID, to be safe across separate executions too.",
+					hint: 'Leave empty for the default. Booking a quote, paying, accepting or declining is keyed by what it acts on (the quote, booking, quote request or quotation), so it is done once whichever execution asks. Creating is keyed per execution and item, resent by retries and a Retry from the Executions list. An item the API refused gets a fresh key. Set your own, e.g. from an order ID, to decide yourself.',
 					displayOptions: { hide: { '/operation': readOnlyOperations } },
 				},
 				{

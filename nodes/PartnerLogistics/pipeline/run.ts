@@ -4,7 +4,8 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { eachConcurrently } from './concurrency';
 import { buildBody, type BodyInput, type ParameterReader } from './body';
 import { evidence } from './errors';
-import { runKeys, type RunKeys } from './keys';
+import type { RunKeys } from './keys';
+import { runKeys } from './keyMemory';
 import { isReadOnly, pathIds, type OperationSpec } from './operation';
 import { parameterReaders, type ParameterReaders } from './parameters';
 import { describeProblem, fail, labelsOf, ProblemError, required, type Labels } from './problem';
@@ -38,7 +39,8 @@ export async function runOperation(
 ): Promise<INodeExecutionData[][]> {
 	const items = context.getInputData();
 	const settings = await readRunSettings(context);
-	const keys = isReadOnly(spec) ? undefined : runKeys(context, `${resource}.${spec.value}`);
+	const action = `${resource}.${spec.value}`;
+	const keys = isReadOnly(spec) ? undefined : runKeys(context, action, settings.transport.baseUrl);
 	const run: Run = {
 		...sending(
 			context.getNode(),
@@ -88,9 +90,14 @@ interface Run extends Sending {
 async function runItem(run: Run, itemIndex: number, item: IDataObject): Promise<IDataObject[]> {
 	const input: BodyInput = { read: run.readers(itemIndex), item };
 	const request = prepare(run, input, itemIndex);
-	return run.spec.list
-		? await listRecords(run, request, input.read)
-		: recordsOf(run, request, await sendRequest(run, request));
+	if (run.spec.list) return await listRecords(run, request, input.read);
+	const { keys } = run;
+	const key = request.idempotencyKey;
+	const response =
+		keys && key !== undefined
+			? await keys.inTurn(key, async () => await sendRequest(run, request))
+			: await sendRequest(run, request);
+	return recordsOf(run, request, response);
 }
 
 /**
@@ -109,8 +116,12 @@ function prepare(run: Run, input: BodyInput, itemIndex: number): ItemRequest {
 		if (spec.body) request.body = buildBody(input, spec.body, spec.check);
 		if (spec.query) request.qs = spec.query(input.read);
 		if (keys) {
-			request.idempotencyKey = idempotencyKey(keys, input.read, itemIndex);
+			const referent = referentOf(spec, input.read, request.body);
+			request.idempotencyKey = idempotencyKey(keys, input.read, itemIndex, referent?.values);
 			request.keyHeldForOtherBody = keys.sending(request.idempotencyKey, request.body);
+			if (referent && keys.isReferentKey(request.idempotencyKey)) {
+				request.referent = referent.label(run.labels);
+			}
 		}
 		return request;
 	} catch (error) {
@@ -142,10 +153,37 @@ function urlOf(path: string, read: ParameterReader): string {
 }
 
 /** Options › Idempotency Key when given (e.g. from an order ID), else the derived default. */
-function idempotencyKey(keys: RunKeys, read: ParameterReader, itemIndex: number): string {
+function idempotencyKey(
+	keys: RunKeys,
+	read: ParameterReader,
+	itemIndex: number,
+	referent: string[] | undefined,
+): string {
 	const given = read('options.idempotencyKey');
 	const text = typeof given === 'string' || typeof given === 'number' ? String(given).trim() : '';
-	return text || keys.keyOf(itemIndex);
+	return text || keys.keyOf(itemIndex, referent);
+}
+
+/**
+ * What the item's action acts on (OperationSpec.referent), as sent: a path id as read, a body
+ * field as the body carries it (after Extra Body Fields), so the key names what the API is asked.
+ */
+function referentOf(spec: OperationSpec, read: ParameterReader, body: IDataObject | undefined) {
+	if (!spec.referent) return undefined;
+	const inPath = pathIds(spec.path);
+	const named = spec.referent.map((name) => {
+		const value = inPath.includes(name) ? read(name) : body?.[name];
+		return { name, value: value === undefined || value === null ? '' : String(value).trim() };
+	});
+	return {
+		values: named.map(({ value }) => value),
+		/** "Quote ID qt_7", for a message about what the key stands for. */
+		label: (labels: Labels) =>
+			named
+				.filter(({ value }) => value !== '')
+				.map(({ name, value }) => `${labels.get(name) ?? name} ${value}`)
+				.join(', '),
+	};
 }
 
 /** The records of a record operation's 2xx answer, shaped by the operation. */

@@ -21,6 +21,8 @@ import { sendApiRequest, type ApiRequest, type ApiResponse, type Sender } from '
 export interface ItemRequest extends ApiRequest {
 	itemIndex: number;
 	keyHeldForOtherBody?: boolean;
+	/** What a referent key stands for, e.g. "Quote ID qt_7" (OperationSpec.referent). */
+	referent?: string;
 }
 
 /** What every request of a run is sent with: the run's settings, pacer, sender and keys. */
@@ -135,8 +137,12 @@ function failureText(
 	}
 	const text =
 		response.status === 409 && request.keyHeldForOtherBody
-			? describeKeyHeldForOtherBody(response.body, run.settings.secrets)
-			: describeFailedAnswer(response, run, run.settings.secrets);
+			? describeKeyHeldForOtherBody(response.body, run.settings.secrets, request.referent)
+			: describeFailedAnswer(
+					response,
+					{ capability: run.capability, referent: request.referent },
+					run.settings.secrets,
+				);
 	if (retries === 0) return text;
 	const note = `Gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'}.`;
 	return { ...text, description: `${text.description} ${note}` };

@@ -19,6 +19,7 @@ export const bookingCreate: OperationSpec = {
 	method: 'POST',
 	path: '/partner-api/bookings',
 	body: bookingBody,
+	referent: ['quoteId'],
 	check: bookingCheck,
 	reference: externalReference,
 };

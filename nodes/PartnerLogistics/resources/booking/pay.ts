@@ -19,6 +19,7 @@ export const bookingPay: OperationSpec = {
 	method: 'POST',
 	path: '/partner-api/bookings/{bookingId}/payment',
 	body: paymentBody(kind),
+	referent: ['bookingId'],
 	check: paymentCheck(kind),
 	reference: externalReference,
 };

@@ -12,5 +12,6 @@ export const haulageQuotationAccept: OperationSpec = {
 	method: 'POST',
 	path: `${quotationPath}/accept`,
 	body: () => ({}),
+	referent: ['quotationId'],
 	reference: externalReference,
 };

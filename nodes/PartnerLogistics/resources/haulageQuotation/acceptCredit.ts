@@ -14,6 +14,7 @@ export const haulageQuotationAcceptCredit: OperationSpec = {
 	method: 'POST',
 	path: `${quotationPath}/credit-accept`,
 	body: () => ({}),
+	referent: ['quotationId'],
 	check: noPaymentDetails,
 	reference: externalReference,
 };

@@ -12,5 +12,6 @@ export const haulageQuotationDecline: OperationSpec = {
 	method: 'POST',
 	path: `${quotationPath}/decline`,
 	body: () => ({}),
+	referent: ['quotationId'],
 	reference: externalReference,
 };

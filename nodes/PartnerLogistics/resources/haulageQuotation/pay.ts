@@ -16,6 +16,7 @@ export const haulageQuotationPay: OperationSpec = {
 	method: 'POST',
 	path: `${quotationPath}/payment`,
 	body: paymentBody(kind),
+	referent: ['quotationId', 'paymentStage'],
 	check: paymentCheck(kind),
 	reference: externalReference,
 };

@@ -15,6 +15,7 @@ export const quoteRequestAcceptCredit: OperationSpec = {
 	method: 'POST',
 	path: `${quoteRequestPath}/credit-accept`,
 	body: () => ({}),
+	referent: ['quoteRequestId'],
 	check: noPaymentDetails,
 	reference: externalReference,
 };

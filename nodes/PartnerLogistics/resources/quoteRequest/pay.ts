@@ -16,6 +16,7 @@ export const quoteRequestPay: OperationSpec = {
 	method: 'POST',
 	path: `${quoteRequestPath}/payment`,
 	body: paymentBody(kind),
+	referent: ['quoteRequestId'],
 	check: paymentCheck(kind),
 	reference: externalReference,
 };

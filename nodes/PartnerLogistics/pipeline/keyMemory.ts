@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { RunKeys, type KeyMemory } from './keys';
+import { RefusalMemory, type Generations, type RefusalPlace } from './refusals';
+
+/** Where the node keeps its key memory in n8n's node context and the workflow's static data. */
+const MEMORY = 'partnerLogisticsIdempotency';
+const REFUSALS = 'partnerLogisticsRefusals';
+
+/** Referent chains remembered in this n8n process, over every workflow and mode. */
+const inThisProcess: Generations = {};
+const PROCESS_BOUND = 10_000;
+/** Referent chains remembered per workflow (static data) and per execution (node context). */
+const WORKFLOW_BOUND = 1_000;
+
+/**
+ * The keys of a node run of `action` against the API at `api`.
+ *
+ * Creations are keyed per item from the node's context, which n8n saves with the execution and
+ * hands back to its Retry; a call outside any execution (an MCP tool call answered by n8n's
+ * webhook process) gets a random seed.
+ *
+ * Actions on a referent need no memory to be repeated safely: their key is the referent's. Only
+ * the API's refusals are remembered, so a fixed request reaches it as a new one, in three places
+ * read together, because each misses a path the others reach:
+ * - the node context: an execution's Retry, either kind, on any queue worker, manual runs too;
+ * - the workflow's static data: saved by n8n after every execution but a manual one, in its
+ *   database, so a new execution, a sub-workflow started again by a retried parent, a tool call
+ *   and another queue worker or a restarted n8n read it;
+ * - this process: every run in it, manual runs and other workflows on the same referent too.
+ */
+export function runKeys(context: IExecuteFunctions, action: string, api: string): RunKeys {
+	const memory = nodeMemory(context);
+	memory.chains ??= {};
+	const chains = memory.chains;
+	const refusals = new RefusalMemory([
+		held(inThisProcess, PROCESS_BOUND),
+		held(chains, WORKFLOW_BOUND),
+		...staticPlace(context),
+	]);
+	return new RunKeys(
+		memory,
+		{
+			instanceId: context.getInstanceId(),
+			workflowId: context.getWorkflow().id ?? '',
+			nodeId: context.getNode().id,
+			runIndex: context.getWorkflowDataProxy(0).$runIndex as number,
+			action,
+		},
+		{ api, refusals },
+	);
+}
+
+/** The memory in the node's context, or a new one there with this execution as the seed. */
+function nodeMemory(context: IExecuteFunctions): KeyMemory {
+	const fresh = (): KeyMemory => ({
+		seed: context.getExecutionId() || randomUUID(),
+		sent: {},
+		refused: {},
+	});
+	try {
+		const nodeContext = context.getContext('node');
+		return (nodeContext[MEMORY] as KeyMemory | undefined) ?? (nodeContext[MEMORY] = fresh());
+	} catch {
+		// n8n keeps no context for this run: its keys hold for this run only.
+		return fresh();
+	}
+}
+
+const held = (generations: Generations, bound: number): RefusalPlace => ({
+	bound,
+	read: () => generations,
+	write: (change) => change(generations),
+});
+
+/**
+ * The workflow's static data, written only on a refusal: n8n saves static data that changed, so
+ * a run that was never refused writes nothing there. The record is replaced whole: n8n notices
+ * changes inside objects that were there when the execution began, not in one added since.
+ */
+function staticPlace(context: IExecuteFunctions): RefusalPlace[] {
+	let data: IDataObject;
+	try {
+		data = context.getWorkflowStaticData('global');
+	} catch {
+		return [];
+	}
+	return [
+		{
+			bound: WORKFLOW_BOUND,
+			read: () => data[REFUSALS] as Generations | undefined,
+			write: (change) => {
+				const generations = { ...(data[REFUSALS] as Generations | undefined) };
+				change(generations);
+				data[REFUSALS] = generations;
+			},
+		},
+	];
+}
