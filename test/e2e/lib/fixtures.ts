@@ -30,6 +30,9 @@ export const WORKFLOW_IDS = {
 	mcpTools: 'plWfMcpTools0001',
 	executionRetry: 'plWfExecRetry001',
 	supportCaseWatch: 'plWfCaseWatch001',
+	subflowOrders: 'plWfSubflowOrder',
+	subflowBook: 'plWfBookSubflow1',
+	payBookings: 'plWfPayBookings1',
 } as const;
 
 /** One active trigger workflow per signature scheme, with the webhookId of its trigger node. */
@@ -60,11 +63,19 @@ export const MCP_SERVER = {
 } as const;
 export const mcpServerUrl = (n8nBaseUrl: string) => `${n8nBaseUrl}/mcp/${MCP_SERVER.path}`;
 
-/** The workflows published on import: the signed-event triggers and the MCP server. */
+/**
+ * The workflows published on import: the signed-event triggers, the MCP server and the booking
+ * sub-workflow (n8n 2.x runs a sub-workflow for a production or retried execution only once it
+ * is published; n8n 1.x refuses to activate a workflow whose only trigger is the sub-workflow's,
+ * and runs it unpublished: `stack.ts` skips it there).
+ */
 export const TRIGGER_WORKFLOW_IDS = [
 	...Object.values(TRIGGERS).map((trigger) => trigger.workflowId),
 	MCP_SERVER.workflowId,
+	WORKFLOW_IDS.subflowBook,
 ];
+/** Published only where n8n needs it: n8n 2.x (see TRIGGER_WORKFLOW_IDS). */
+export const SUB_WORKFLOW_IDS: string[] = [WORKFLOW_IDS.subflowBook];
 
 /** The trigger's production URL is /webhook/<webhookId>/<path> (no isFullPath). */
 export const TRIGGER_PATH = 'partner-logistics';

@@ -126,6 +126,37 @@ export class N8nClient {
 		}
 	}
 
+	/**
+	 * Saves a change to a workflow, as the editor's Save does, through the public API (GET, then
+	 * PUT of the fields it accepts).
+	 */
+	async updateWorkflow(
+		id: string,
+		change: (workflow: {
+			nodes: Array<{ name: string; parameters: Record<string, unknown> }>;
+		}) => void,
+	): Promise<void> {
+		const got = await this.publicApi<Record<string, unknown>>('GET', `/workflows/${id}`);
+		if (got.status !== 200) throw new Error(`get workflow ${id}: HTTP ${got.status}`);
+		const { name, nodes, connections, settings } = got.body as {
+			name: string;
+			nodes: Array<{ name: string; parameters: Record<string, unknown> }>;
+			connections: unknown;
+			settings: Record<string, unknown>;
+		};
+		const workflow = { nodes };
+		change(workflow);
+		const put = await this.publicApi('PUT', `/workflows/${id}`, {
+			name,
+			nodes: workflow.nodes,
+			connections,
+			settings: { executionOrder: settings?.executionOrder ?? 'v1' },
+		});
+		if (put.status !== 200) {
+			throw new Error(`update workflow ${id}: HTTP ${put.status} ${JSON.stringify(put.body)}`);
+		}
+	}
+
 	/** Every execution of a workflow, newest first, with its run data. */
 	async executions(workflowId: string): Promise<Execution[]> {
 		const all: Execution[] = [];

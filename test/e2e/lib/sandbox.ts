@@ -151,6 +151,11 @@ export class SandboxAdmin {
 		await this.post('/replay-refusals', { enabled });
 	}
 
+	/** Repeat-actions mode: a new key books or pays again (test/sandbox/README.md, Idempotency). */
+	async setRepeatActions(enabled: boolean): Promise<void> {
+		await this.post('/repeat-actions', { enabled });
+	}
+
 	/** Records of organization A (the suite's keys), hidden parts included. */
 	async stateOfOrgA(): Promise<OrgState> {
 		return (await this.get<{ A: OrgState }>('/state')).A;

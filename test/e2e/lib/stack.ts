@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { installIntoN8n, packPackage } from './communityPackage';
-import type { CredentialFixture, WorkflowFixture } from './fixtures';
+import { type CredentialFixture, SUB_WORKFLOW_IDS, type WorkflowFixture } from './fixtures';
 import { N8nClient, type Owner } from './n8nApi';
 import { type N8nInstance } from './n8nEnv';
 import { n8nCliOk, type N8nServer, startN8n } from './n8nProcess';
@@ -108,7 +108,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 		await client.signIn(options.owner);
 		const needsKey = options.apiKey || activate.length > 0;
 		const apiKey = needsKey ? await client.createApiKey(`partner-logistics ${Date.now()}`) : '';
-		for (const id of activate) await client.activateWorkflow(id);
+		const v1 = activate.length > 0 && (await client.majorVersion()) < 2;
+		for (const id of activate) {
+			if (!(v1 && SUB_WORKFLOW_IDS.includes(id))) await client.activateWorkflow(id);
+		}
 		return { sandbox, n8n, instance, client, apiKey, stop };
 	} catch (error) {
 		await stop();

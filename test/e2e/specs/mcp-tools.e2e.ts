@@ -140,6 +140,8 @@ describe('Partner Logistics as MCP tools (MCP Server Trigger, Streamable HTTP)',
 	describe('quote, then book the quote', () => {
 		let quote: Record<string, unknown>;
 		let quoteRequest: LoggedRequest;
+		let firstBooking: { text: string; request: LoggedRequest };
+		let secondQuote: Record<string, unknown>;
 
 		it('quotes with exactly the values the agent gave, and an Idempotency-Key', async () => {
 			const { result, requests } = await call(TOOLS.quote, route);
@@ -187,6 +189,22 @@ describe('Partner Logistics as MCP tools (MCP Server Trigger, Streamable HTTP)',
 			expect(requests[0].body).toEqual({ serviceType: 'CLICK', ...route, quoteId: quote.quoteId });
 			const bookings = (await suite.admin.stateOfOrgA()).bookings;
 			expect(bookings.filter((stored) => stored.bookingId === booking.bookingId)).toHaveLength(1);
+			firstBooking = { text: textOf(result), request: requests[0] };
+		});
+
+		// Models repeat a tool call. Booking › Create is keyed by the quote it books, not by the
+		// call: the repeat reaches the API under the same key and gets its first answer.
+		it('answers a repeated call to book the same quote with the same booking, booking once', async () => {
+			const { result, requests } = await call(TOOLS.book, { quoteId: quote.quoteId, ...route });
+			expect(result.isError).toBeFalsy();
+			expect(textOf(result)).toBe(firstBooking.text);
+			expect(requests).toHaveLength(1);
+			expect(requests[0]).toMatchObject({ status: 201, replayed: true });
+			expect(requests[0].headers['idempotency-key']).toBe(
+				firstBooking.request.headers['idempotency-key'],
+			);
+			const bookings = (await suite.admin.stateOfOrgA()).bookings;
+			expect(bookings.filter((stored) => stored.quoteId === quote.quoteId)).toHaveLength(1);
 		});
 
 		// n8n's MCP server runs a tool call in its webhook handler, outside any execution (no
@@ -215,6 +233,24 @@ describe('Partner Logistics as MCP tools (MCP Server Trigger, Streamable HTTP)',
 			);
 			const [again] = JSON.parse(textOf(result)) as Array<Record<string, unknown>>;
 			expect(again.quoteId).not.toBe(quote.quoteId);
+			secondQuote = again;
+		});
+
+		it('books that second quote of the same route as a second booking, under its own key', async () => {
+			const { result, requests } = await call(TOOLS.book, {
+				quoteId: secondQuote.quoteId,
+				...route,
+			});
+			expect(result.isError).toBeFalsy();
+			const [booking] = JSON.parse(textOf(result)) as Array<Record<string, unknown>>;
+			expect(booking.quoteId).toBe(secondQuote.quoteId);
+			expect(JSON.stringify(booking)).not.toBe(firstBooking.text);
+			expect(requests).toHaveLength(1);
+			expect(requests[0]).toMatchObject({ status: 201 });
+			expect(requests[0].replayed).toBeFalsy();
+			expect(requests[0].headers['idempotency-key']).not.toBe(
+				firstBooking.request.headers['idempotency-key'],
+			);
 		});
 	});
 
@@ -240,8 +276,10 @@ describe('Partner Logistics as MCP tools (MCP Server Trigger, Streamable HTTP)',
 			TOOLS.hubs,
 			TOOLS.quote,
 			TOOLS.book,
+			TOOLS.book,
 			TOOLS.quote,
 			TOOLS.quote,
+			TOOLS.book,
 			TOOLS.quote,
 		]);
 		const executions = await waitFor(`${calls.length} executions`, async () => {

@@ -19,6 +19,8 @@ export const QUEUE_WORKFLOWS = {
 	eventsRemoveDuplicates: 'plQWfEventsRmDup',
 	eventsRecipe: 'plQWfEventsClaim',
 	executionRetry: 'plQWfExecRetry01',
+	subflowOrders: 'plQWfSubflowOrdr',
+	subflowBook: 'plQWfBookSubflow',
 } as const;
 
 /** The three ways of receiving events that the suite measures, with each trigger's webhookId. */

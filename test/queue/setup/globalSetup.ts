@@ -66,6 +66,9 @@ export default async function globalSetup(): Promise<void> {
 					QUEUE_WORKFLOWS.quoteBooking,
 					QUEUE_WORKFLOWS.supportNoCapability,
 					QUEUE_WORKFLOWS.executionRetry,
+					// n8n publishes a workflow only once the sub-workflows it calls are published.
+					QUEUE_WORKFLOWS.subflowBook,
+					QUEUE_WORKFLOWS.subflowOrders,
 					...Object.values(EVENT_SETUPS).map((setup) => setup.workflowId),
 				],
 			}),
