@@ -83,7 +83,7 @@ export interface KeyMemory {
 	sent: Record<string, string>;
 	/** Per item (`runIndex:itemIndex`), how often the API definitively refused it. */
 	refused: Record<string, number>;
-	/** Per referent chain, how often the API definitively refused it (absent before 0.2.0). */
+	/** Per referent chain, how often the API definitively refused it (absent in older contexts). */
 	chains?: Generations;
 }
 
