@@ -260,8 +260,11 @@ export class N8nClient {
 					`/executions/${id}?includeData=true`,
 				);
 				if (response.status !== 200) return undefined;
-				const done =
-					response.body.stoppedAt && !['new', 'running', 'waiting'].includes(response.body.status);
+				const { stoppedAt, status, data } = response.body;
+				// n8n 1.x saves an ended execution's status and its data in two updates: until the
+				// second, the data read back is the one it started with (no node has run in it).
+				const saved = !!data?.resultData.lastNodeExecuted || !!data?.resultData.error;
+				const done = stoppedAt && !['new', 'running', 'waiting'].includes(status) && saved;
 				return done ? response.body : undefined;
 			},
 			{ timeoutMs, intervalMs: 200 },
