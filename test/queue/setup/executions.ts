@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-import { sleep, waitFor } from '../../e2e/lib/http';
+import { requestJson, sleep, waitFor } from '../../e2e/lib/http';
 import type { Execution, N8nClient } from '../../e2e/lib/n8nApi';
 import { jsonLines } from '../../e2e/lib/n8nLog';
 
@@ -45,3 +45,29 @@ export const ranExecution = (file: string, executionId: string) =>
 			line.message?.startsWith(`Worker started execution ${executionId} `) &&
 			String(line.metadata?.executionId) === executionId,
 	);
+
+/** The processes whose log says they ran the execution (the worker logs each one it starts). */
+export const processesThatRan = (logFiles: Record<string, string>, executionId: string) =>
+	waitFor(`a process to log that it ran execution ${executionId}`, async () => {
+		const roles = Object.entries(logFiles)
+			.filter(([, file]) => ranExecution(file, executionId))
+			.map(([role]) => role);
+		return roles.length ? roles : undefined;
+	});
+
+/**
+ * POSTs to a production webhook URL on a webhook process (until that process knows the workflow;
+ * a 404 starts nothing) and returns the execution the worker then ran.
+ */
+export async function executeByWebhook(
+	client: N8nClient,
+	workflowId: string,
+	url: string,
+): Promise<Execution> {
+	const before = (await settledExecutions(client, workflowId, 0)).length;
+	await waitFor(`the webhook ${url}`, async () => {
+		const answer = await requestJson(url, { body: {} });
+		return answer.status === 404 ? undefined : answer.status;
+	});
+	return (await settledExecutions(client, workflowId, before + 1))[0];
+}

@@ -7,9 +7,8 @@ import {
 	expectRetrySucceeded,
 	type RetryScenario,
 } from '../../e2e/lib/executionRetry';
-import { requestJson, waitFor } from '../../e2e/lib/http';
 import { loadQueueSuite, QUEUE_WORKFLOWS } from '../setup/context';
-import { ranExecution, settledExecutions } from '../setup/executions';
+import { executeByWebhook, processesThatRan } from '../setup/executions';
 
 // n8n's Executions › Retry in queue mode: a production execution that fails on the worker when
 // the API refuses one booking of five, retried from the main's REST API; the retry is queued and
@@ -20,29 +19,10 @@ const suite = loadQueueSuite();
 const WORKFLOW = QUEUE_WORKFLOWS.executionRetry;
 const [webhookA, webhookB] = suite.webhookProcesses;
 
-/**
- * Calls the production webhook on a webhook process (until that process knows the workflow; a 404
- * starts nothing) and returns the execution the worker ran.
- */
-const executeOn = (webhookProcess: string) => async () => {
-	const before = (await settledExecutions(suite.client, WORKFLOW, 0)).length;
-	await waitFor(`the order webhook on ${webhookProcess}`, async () => {
-		const answer = await requestJson(`${webhookProcess}/webhook/queue-execution-retry`, {
-			body: {},
-		});
-		return answer.status === 404 ? undefined : answer.status;
-	});
-	return (await settledExecutions(suite.client, WORKFLOW, before + 1))[0];
-};
-
-/** The processes whose log says they ran the execution (the worker logs each one it starts). */
-const ranOn = (executionId: string) =>
-	waitFor(`a process to log that it ran execution ${executionId}`, async () => {
-		const roles = Object.entries(suite.logFiles)
-			.filter(([, file]) => ranExecution(file, executionId))
-			.map(([role]) => role);
-		return roles.length ? roles : undefined;
-	});
+/** The order webhook on one webhook process; the execution the worker ran. */
+const executeOn = (webhookProcess: string) => async () =>
+	await executeByWebhook(suite.client, WORKFLOW, `${webhookProcess}/webhook/queue-execution-retry`);
+const ranOn = (executionId: string) => processesThatRan(suite.logFiles, executionId);
 
 const retry = new ExecutionRetryScenario(suite.admin, suite.client, executeOn(webhookA));
 

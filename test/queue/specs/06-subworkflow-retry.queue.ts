@@ -1,4 +1,3 @@
-import { requestJson, waitFor } from '../../e2e/lib/http';
 import {
 	expectEachQuoteBookedOnce,
 	expectFailedInTheChild,
@@ -7,7 +6,7 @@ import {
 	SubWorkflowRetryScenario,
 } from '../../e2e/lib/subWorkflowRetry';
 import { loadQueueSuite, QUEUE_WORKFLOWS } from '../setup/context';
-import { ranExecution, settledExecutions } from '../setup/executions';
+import { executeByWebhook, processesThatRan } from '../setup/executions';
 
 // A sub-workflow re-run by a retried parent, in queue mode: the parent (q06) starts from a
 // production webhook on a webhook process and runs on the worker with its sub-workflow (q07);
@@ -17,29 +16,14 @@ const suite = loadQueueSuite();
 const PARENT = QUEUE_WORKFLOWS.subflowOrders;
 const [webhookA] = suite.webhookProcesses;
 
-/** Calls the parent's production webhook and returns the execution the worker ran. */
-async function executeOnWebhookProcess() {
-	const before = (await settledExecutions(suite.client, PARENT, 0)).length;
-	await waitFor(`the order webhook on ${webhookA}`, async () => {
-		const answer = await requestJson(`${webhookA}/webhook/queue-subworkflow-retry`, { body: {} });
-		return answer.status === 404 ? undefined : answer.status;
-	});
-	return (await settledExecutions(suite.client, PARENT, before + 1))[0];
-}
-
-const ranOn = (executionId: string) =>
-	waitFor(`a process to log that it ran execution ${executionId}`, async () => {
-		const roles = Object.entries(suite.logFiles)
-			.filter(([, file]) => ranExecution(file, executionId))
-			.map(([role]) => role);
-		return roles.length ? roles : undefined;
-	});
+const ranOn = (executionId: string) => processesThatRan(suite.logFiles, executionId);
 
 const retry = new SubWorkflowRetryScenario(
 	suite.admin,
 	suite.client,
 	QUEUE_WORKFLOWS.subflowBook,
-	executeOnWebhookProcess,
+	async () =>
+		await executeByWebhook(suite.client, PARENT, `${webhookA}/webhook/queue-subworkflow-retry`),
 );
 
 beforeAll(async () => await retry.prepare());
