@@ -7,7 +7,7 @@ export interface ApiErrorText {
 /** Error descriptions stay readable in the editor and in logs: the API's body is cut here. */
 export const MAX_DESCRIPTION_CHARS = 2000;
 
-/** What a message may name besides the status: the capability a 403 means, the referent a key stands for. */
+/** What a message may name besides the status: a 403's capability, what a key stands for. */
 export interface ErrorContext {
 	capability?: string;
 	/** "Quote ID qt_7": the action's key is derived from it (OperationSpec.referent). */

@@ -39,8 +39,9 @@ export async function runOperation(
 ): Promise<INodeExecutionData[][]> {
 	const items = context.getInputData();
 	const settings = await readRunSettings(context);
-	const action = `${resource}.${spec.value}`;
-	const keys = isReadOnly(spec) ? undefined : runKeys(context, action, settings.transport.baseUrl);
+	const keys = isReadOnly(spec)
+		? undefined
+		: runKeys(context, `${resource}.${spec.value}`, settings.transport.baseUrl);
 	const run: Run = {
 		...sending(
 			context.getNode(),
