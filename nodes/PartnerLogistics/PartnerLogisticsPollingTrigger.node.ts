@@ -12,9 +12,9 @@ import { readPollSettings } from './pipeline/runSettings';
 import { type Change, compare, type Observed } from './polling/changes';
 import { canonicalJson } from './polling/digest';
 import { pollingProperties } from './polling/description';
-import { recall } from './polling/memory';
+import { generationOf, recall } from './polling/memory';
 import { type Observation, observe } from './polling/observe';
-import { endPoll, startPoll } from './polling/overlap';
+import { awaitingCommit, emittedWith, endPoll, startPoll } from './polling/overlap';
 import { readWatchSettings, type WatchSettings } from './polling/settings';
 import { WATCHES } from './polling/watches';
 
@@ -63,10 +63,13 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 		const scope = `${this.getWorkflow().id}/${this.getNode().id}`;
 		if (!startPoll(scope)) return null;
 		try {
+			const staticData = this.getWorkflowStaticData('node');
+			const generation = generationOf(staticData.memory);
+			if (awaitingCommit(scope, generation)) return null;
+
 			const observation = await observe(this, settings, watched);
 			const { maxRecords, watching } = watched.compare;
 			if (observation.observed.length > maxRecords) throw tooMany(this, observation, watched);
-			const staticData = this.getWorkflowStaticData('node');
 			const before = recall(staticData.memory, watching);
 			const { changes, memory } = compare(
 				before,
@@ -79,7 +82,8 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 				warnUnread(this, observation, watched);
 			}
 			if (canonicalJson(memory) !== canonicalJson(before)) {
-				staticData.memory = memory as unknown as IDataObject;
+				staticData.memory = { ...memory, generation: generation + 1 } as unknown as IDataObject;
+				if (changes.length) emittedWith(scope, generation + 1);
 			}
 			return items(changes);
 		} finally {

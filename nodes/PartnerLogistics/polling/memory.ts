@@ -16,11 +16,14 @@ export interface Remembered {
  * A trigger's memory, kept in n8n's static data of the node. `watching` says what the records
  * belong to (what is watched, the status filter, the ID field, the fields that count): memory of
  * something else counts as none, so changing what is watched starts over with a first poll.
- * Records are in the order they last entered or changed, oldest first.
+ * Records are in the order they last entered or changed, oldest first. `generation` counts the
+ * memory's writes, so a poll can tell that n8n handed it an older memory than this process last
+ * wrote (see overlap.ts).
  */
 export interface Memory {
 	version: 1;
 	watching: string;
+	generation?: number;
 	records: Remembered[];
 }
 
@@ -49,6 +52,14 @@ export function recall(stored: unknown, watching: string): Memory | undefined {
 		records.push(copy);
 	}
 	return { version: 1, watching, records };
+}
+
+/** How many times the stored memory was written, whatever it watches; 0 when there is none. */
+export function generationOf(stored: unknown): number {
+	const generation = isObject(stored) ? stored.generation : undefined;
+	return typeof generation === 'number' && Number.isInteger(generation) && generation > 0
+		? generation
+		: 0;
 }
 
 /**
