@@ -32,8 +32,10 @@ import { PartnerLogisticsPollingTrigger } from '../../nodes/PartnerLogistics/Par
  * - Fetch Test Event (manual mode) polls in a fresh PollContext on the saved workflow; n8n never
  *   saves a manual run's static data.
  *
- * What n8n saves is kept here as JSON, as in its database; `restart` activates again from it. An
- * imitation of n8n: the end-to-end suite (test/e2e/specs/polling-trigger.e2e.ts) is the authority.
+ * What n8n saves is kept here as JSON, as in its database; `restart` activates again from it.
+ * `durable` runs the same node as n8n's durable scheduler with durable poll cursors does (see
+ * DurablePolls). An imitation of n8n: the end-to-end suite (test/e2e/specs/polling-*.e2e.ts) is
+ * the authority.
  */
 
 const TYPE = 'n8n-nodes-partner-logistics.partnerLogisticsPollingTrigger';
