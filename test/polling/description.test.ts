@@ -1,4 +1,7 @@
 // Parameter names and values are a public contract: workflows store them. This pins them.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import type { INode, INodeParameters, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 import { DirectoryLoader } from 'n8n-core';
@@ -178,5 +181,18 @@ describe('Partner Logistics Polling Trigger description', () => {
 			'On new or changed truck assignment',
 			'On new or changed truck tracking',
 		]);
+	});
+});
+
+describe('the docs show a watch as it is', () => {
+	const read = (path: string) => readFileSync(join(__dirname, '../..', path), 'utf8');
+	/** The declaration of a watch file, from `export const` to its end. */
+	const declaration = (file: string) => read(file).slice(read(file).indexOf('export const')).trim();
+
+	it.each([
+		['README.md', 'nodes/PartnerLogistics/polling/watches/quoteRequest.ts'],
+		['docs/architecture.md', 'nodes/PartnerLogistics/polling/watches/trip.ts'],
+	])('%s shows %s whole', (doc, file) => {
+		expect(read(doc)).toContain(`\`\`\`ts\n${declaration(file)}\n\`\`\``);
 	});
 });
