@@ -139,6 +139,26 @@ export function startPollHarness(options: {
 		}
 	};
 
+	/** n8n-core's PollContext of the node; its static data from `staged` when given (durable). */
+	const contextOf = (
+		workflow: Workflow,
+		mode: 'trigger' | 'manual',
+		activation: WorkflowActivateMode,
+		staged?: () => IDataObject,
+	) =>
+		new PollContext(
+			workflow,
+			workflow.getNode(node.name)!,
+			additionalData(),
+			mode,
+			activation,
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+			staged,
+		);
+
 	let active: { workflow: Workflow; context: PollContext } | undefined;
 
 	const run = async (context: PollContext) => {
@@ -166,13 +186,7 @@ export function startPollHarness(options: {
 
 	const activate = async (mode: WorkflowActivateMode): Promise<PollResult> => {
 		const workflow = workflowFromSaved(true);
-		const context = new PollContext(
-			workflow,
-			workflow.getNode(node.name)!,
-			additionalData(),
-			'trigger',
-			mode,
-		);
+		const context = contextOf(workflow, 'trigger', mode);
 		active = { workflow, context };
 		try {
 			const result = await pollActive(true);
@@ -197,18 +211,7 @@ export function startPollHarness(options: {
 				run: async () => {
 					const workflow = workflowFromSaved(true);
 					const staged = copy(prefetched);
-					const context = new PollContext(
-						workflow,
-						workflow.getNode(node.name)!,
-						additionalData(),
-						'trigger',
-						'update',
-						undefined,
-						undefined,
-						undefined,
-						undefined,
-						() => staged,
-					);
+					const context = contextOf(workflow, 'trigger', 'update', () => staged);
 					let items: IDataObject[] | null;
 					try {
 						items = await run(context);
@@ -245,13 +248,7 @@ export function startPollHarness(options: {
 		},
 		fetchTestEvent: async () => {
 			const workflow = workflowFromSaved(false);
-			const context = new PollContext(
-				workflow,
-				workflow.getNode(node.name)!,
-				additionalData(),
-				'manual',
-				'manual',
-			);
+			const context = contextOf(workflow, 'manual', 'manual');
 			try {
 				return { items: await run(context) };
 			} catch (error) {

@@ -224,20 +224,20 @@ export class CaseWatch {
 		await sleep(1500);
 	}
 
-	/**
-	 * The editor's Fetch Test Event on the trigger: POST /rest/workflows/:id/run with the trigger
-	 * as the node to start from and to run to, as the node's button sends it.
-	 */
+	/** The editor's Fetch Test Event on the watch's trigger. */
 	async fetchTestEvent(): Promise<Execution> {
-		const run = await this.client.startManualRun(
-			WATCH,
-			POLLING_TRIGGER,
-			undefined,
-			POLLING_TRIGGER,
-		);
-		if (!run.executionId) throw new Error(`n8n started no execution: ${JSON.stringify(run)}`);
-		return await this.client.waitForExecution(run.executionId);
+		return await fetchTestEvent(this.client, WATCH);
 	}
+}
+
+/**
+ * The editor's Fetch Test Event on a workflow's polling trigger: POST /rest/workflows/:id/run with
+ * the trigger as the node to start from and to run to, as the node's button sends it.
+ */
+export async function fetchTestEvent(client: N8nClient, workflowId: string): Promise<Execution> {
+	const run = await client.startManualRun(workflowId, POLLING_TRIGGER, undefined, POLLING_TRIGGER);
+	if (!run.executionId) throw new Error(`n8n started no execution: ${JSON.stringify(run)}`);
+	return await client.waitForExecution(run.executionId);
 }
 
 const FAIL_500 = {

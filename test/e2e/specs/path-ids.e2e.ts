@@ -1,6 +1,7 @@
 import { lastSeq, sandboxRequests } from '../lib/assertions';
 import { CREDENTIAL_IDS, credentialName, POLLING_TRIGGER } from '../lib/fixtures';
-import { type Execution, nodeOutput } from '../lib/n8nApi';
+import { nodeOutput } from '../lib/n8nApi';
+import { fetchTestEvent } from '../lib/polling';
 import { loadSuite } from '../lib/suiteContext';
 
 // A path id can only name its own record, in real n8n: ids taken from upstream data (a webhook
@@ -75,17 +76,6 @@ async function createWatch(name: string, references: string): Promise<string> {
 	return data.id;
 }
 
-async function fetchTestEvent(workflowId: string): Promise<Execution> {
-	const run = await suite.client.startManualRun(
-		workflowId,
-		POLLING_TRIGGER,
-		undefined,
-		POLLING_TRIGGER,
-	);
-	if (!run.executionId) throw new Error(`n8n started no execution: ${JSON.stringify(run)}`);
-	return await suite.client.waitForExecution(run.executionId);
-}
-
 const STEP = 'cannot be "." or "..": the request would reach another endpoint of the API';
 
 describe('path ids in real n8n', () => {
@@ -158,7 +148,7 @@ describe('path ids in real n8n', () => {
 	it('the polling trigger refuses ".." in its list before any request', async () => {
 		const workflowId = await createWatch('Path ids: polling trigger with ".."', 'pay_1, .., pay_2');
 		const since = await lastSeq(suite.admin);
-		const test = await fetchTestEvent(workflowId);
+		const test = await fetchTestEvent(suite.client, workflowId);
 		expect(await sandboxRequests(suite.admin, since)).toEqual([]);
 		expect(test.status).toBe('error');
 		expect(test.data?.resultData.error?.message).toBe(
@@ -169,7 +159,7 @@ describe('path ids in real n8n', () => {
 	it('the polling trigger reads a/b, x?y=1 and #f at their own path, and reports them not found', async () => {
 		const workflowId = await createWatch('Path ids: polling trigger, encoded', 'a/b, x?y=1, #f');
 		const since = await lastSeq(suite.admin);
-		const test = await fetchTestEvent(workflowId);
+		const test = await fetchTestEvent(suite.client, workflowId);
 		const requests = await sandboxRequests(suite.admin, since);
 		expect(requests.map((request) => [request.path, request.status]).sort()).toEqual([
 			['/partner-api/payments/%23f', 404],
