@@ -47,9 +47,10 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 
 	/**
 	 * One poll: read what is watched (through the pipeline) -> compare with the memory of the
-	 * previous polls -> remember -> emit the changes. Anything that fails throws before the memory
-	 * is written, so the next poll sees the same changes again: none is lost, none repeated, and
-	 * n8n shows the error (a failed execution of an active workflow; the editor's Fetch Test Event).
+	 * previous polls -> remember -> emit the changes. A failure that leaves nothing to emit throws
+	 * before the memory is written, so the next poll sees the same changes again: none is lost,
+	 * none repeated, and n8n shows the error (a failed execution of an active workflow; the
+	 * editor's Fetch Test Event). Listed IDs that could not be read keep their memory as it was.
 	 */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const settings = await readPollSettings(this);
