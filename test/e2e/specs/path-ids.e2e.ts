@@ -48,6 +48,8 @@ async function createRun(
 		},
 		pinData: { [MANUAL]: ids.map((id) => ({ json: { id } })) },
 		settings: { executionOrder: 'v1' },
+		// n8n 1.x's editor sends it (its database refuses a workflow without); 2.x accepts it.
+		active: false,
 	});
 	return data.id;
 }
@@ -72,6 +74,8 @@ async function createWatch(name: string, references: string): Promise<string> {
 		],
 		connections: {},
 		settings: { executionOrder: 'v1' },
+		// n8n 1.x's editor sends it (its database refuses a workflow without); 2.x accepts it.
+		active: false,
 	});
 	return data.id;
 }
