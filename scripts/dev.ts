@@ -18,6 +18,7 @@ import {
 	triggerUrl,
 	WORKFLOW_IDS,
 } from '../test/e2e/lib/fixtures';
+import { seedSampleRecords } from '../test/e2e/lib/watches';
 import { installRuntimeScript, repoRoot } from '../test/e2e/lib/paths';
 import { portInUse } from '../test/e2e/lib/ports';
 import { installCleanupHooks, stopAll } from '../test/e2e/lib/processes';
@@ -167,11 +168,16 @@ async function main() {
 		// only on the first, so changes made in the editor survive a restart.
 		// One credential only: n8n preselects a credential of the type for every new node, and with
 		// the limited key beside it a new node could get that one. The limited key is printed.
-		fixtures: (sandbox) => ({
-			credentials: credentialsFor(sandbox, state.signingSecret, ['full']),
-			workflows: firstRun ? loadWorkflows(sandbox) : [],
-			activate: firstRun ? TRIGGER_WORKFLOW_IDS : [],
-		}),
+		// The records the GO_BULK and HAUL watch samples watch are made first, on every start: the
+		// sandbox starts empty, and made first they get the same IDs each time.
+		fixtures: async (sandbox) => {
+			const watched = await seedSampleRecords(sandbox);
+			return {
+				credentials: credentialsFor(sandbox, state.signingSecret, ['full']),
+				workflows: firstRun ? loadWorkflows(sandbox, undefined, watched) : [],
+				activate: firstRun ? TRIGGER_WORKFLOW_IDS : [],
+			};
+		},
 		log: say,
 	});
 	if (stopping) return;
@@ -207,6 +213,14 @@ async function main() {
 		[
 			WORKFLOW_IDS.supportCaseWatch,
 			'watch support cases by polling (publish it, then open a case)',
+		],
+		[
+			WORKFLOW_IDS.goBulkWatch,
+			'GO_BULK: wait for the quotation, then pay (publish it, then execute it)',
+		],
+		[
+			WORKFLOW_IDS.haulWatch,
+			'HAUL: quotation accepted, trip and truck followed (publish it, then execute it)',
 		],
 	];
 	// Everything a person types or pastes while trying the package, in the order they need it.

@@ -5,16 +5,20 @@ import type {
 	INodeTypeDescription,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { testApiKey } from './methods/testApiKey';
 import { readPollSettings } from './pipeline/runSettings';
-import { type Change, compare, type CompareOptions } from './polling/changes';
+import { type Change, compare, type Observed } from './polling/changes';
 import { canonicalJson } from './polling/digest';
-import { DEFAULT_POLL_OPTIONS, pollingProperties } from './polling/description';
-import { recall } from './polling/memory';
-import { endPoll, startPoll } from './polling/overlap';
-import { type Observation, observe } from './polling/watches';
+import { pollingProperties } from './polling/description';
+import { generationOf, recall } from './polling/memory';
+import { type Observation, observe } from './polling/observe';
+import { awaitingCommit, emittedWith, endPoll, startPoll } from './polling/overlap';
+import { readWatchSettings, type WatchSettings } from './polling/settings';
+import { WATCHES } from './polling/watches';
+
+const subtitles = Object.fromEntries(WATCHES.map(({ value, subtitle }) => [value, subtitle]));
 
 export class PartnerLogisticsPollingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -26,10 +30,9 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle:
-			'={{ $parameter["watch"] === "payment" ? "Payments" : $parameter["watch"] === "truck" ? "Assigned trucks" : "Support cases" }}',
+		subtitle: `={{ ${JSON.stringify(subtitles)}[$parameter["watch"]] || $parameter["watch"] }}`,
 		description:
-			'Starts a workflow when a Partner Logistics support case, truck assignment or payment is new or has changed, by polling the API: no public URL needed',
+			'Starts a workflow when a Partner Logistics support case, payment, GO_BULK quote request, HAUL quotation, trip or truck is new or has changed, by polling the API: no public URL needed',
 		defaults: { name: 'Partner Logistics Polling Trigger' },
 		// n8n adds the Poll Times picker, runs poll() at those times and saves the node's static data.
 		polling: true,
@@ -44,31 +47,44 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 
 	/**
 	 * One poll: read what is watched (through the pipeline) -> compare with the memory of the
-	 * previous polls -> remember -> emit the changes. Anything that fails throws before the memory
-	 * is written, so the next poll sees the same changes again: none is lost, none repeated, and
-	 * n8n shows the error (a failed execution of an active workflow; the editor's Fetch Test Event).
+	 * previous polls -> remember -> emit the changes. A failure that leaves nothing to emit throws
+	 * before the memory is written, so the next poll sees the same changes again: none is lost,
+	 * none repeated, and n8n shows the error (a failed execution of an active workflow; the
+	 * editor's Fetch Test Event). Listed IDs that could not be read keep their memory as it was.
 	 */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const settings = await readPollSettings(this);
-		if (this.getMode() === 'manual') return items(current(await observe(this, settings)));
+		const watched = readWatchSettings(this);
+		if (this.getMode() === 'manual') {
+			const { observed, failure } = await observe(this, settings, watched);
+			if (failure !== undefined) throw failure;
+			return items(observed.map(current));
+		}
 
 		const scope = `${this.getWorkflow().id}/${this.getNode().id}`;
 		if (!startPoll(scope)) return null;
 		try {
-			const options = readOptions(this);
-			const observation = await observe(this, settings);
-			if (observation.observed.length > options.maxRecords) {
-				throw tooMany(this, observation, options);
-			}
-
 			const staticData = this.getWorkflowStaticData('node');
-			const before = recall(staticData.memory, observation.watching);
-			const { changes, memory } = compare(before, observation.observed, {
-				...options,
-				watching: observation.watching,
-			});
+			const generation = generationOf(staticData.memory);
+			if (awaitingCommit(scope, generation)) return null;
+
+			const observation = await observe(this, settings, watched);
+			const { maxRecords, watching } = watched.compare;
+			if (observation.observed.length > maxRecords) throw tooMany(this, observation, watched);
+			const before = recall(staticData.memory, watching);
+			const { changes, memory } = compare(
+				before,
+				observation.observed,
+				watched.compare,
+				observation.unread,
+			);
+			if (observation.failure !== undefined) {
+				if (changes.length === 0) throw unreadError(observation, watched);
+				warnUnread(this, observation, watched);
+			}
 			if (canonicalJson(memory) !== canonicalJson(before)) {
-				staticData.memory = memory as unknown as IDataObject;
+				staticData.memory = { ...memory, generation: generation + 1 } as unknown as IDataObject;
+				if (changes.length) emittedWith(scope, generation + 1);
 			}
 			return items(changes);
 		} finally {
@@ -79,16 +95,20 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 
 /**
  * Fetch Test Event in the editor: the records as they are now (`current`), so the rest of the
- * workflow can be built on real data. The memory is neither read nor written (n8n does not save a
- * manual run's static data anyway), so testing never hides a change from the active workflow.
+ * workflow can be built on real data, and the listed IDs not found. The memory is neither read
+ * nor written (n8n does not save a manual run's static data anyway), so testing never hides a
+ * change from the active workflow.
  */
-function current({ observed }: Observation): Change[] {
-	return observed.map(({ id, record }) => ({
-		change: 'current',
-		recordId: id,
-		changedFields: [],
-		record,
-	}));
+function current(seen: Observed): Change {
+	return 'record' in seen
+		? { change: 'current', recordId: seen.id, changedFields: [], record: seen.record }
+		: {
+				change: 'notFound',
+				recordId: seen.id,
+				changedFields: [],
+				record: {},
+				message: seen.notFound,
+			};
 }
 
 function items(changes: Change[]): INodeExecutionData[][] | null {
@@ -97,34 +117,42 @@ function items(changes: Change[]): INodeExecutionData[][] | null {
 		: null;
 }
 
-/** The trigger's Options; a value out of range stops the poll with the rule. */
-function readOptions(context: IPollFunctions): Omit<CompareOptions, 'watching'> {
-	const options = (context.getNodeParameter('options', {}) ?? {}) as IDataObject;
-	const maxRecords = options.maxRecords ?? DEFAULT_POLL_OPTIONS.maxRecords;
-	if (typeof maxRecords !== 'number' || !Number.isInteger(maxRecords) || maxRecords < 1) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Options › Max Records Remembered (maxRecords) must be a whole number of at least 1, got ${JSON.stringify(maxRecords)}`,
-		);
-	}
-	return {
-		maxRecords,
-		emitCurrentState: options.emitCurrentState === true,
-		includePrevious: options.includePrevious === true,
-	};
-}
-
 function tooMany(
 	context: IPollFunctions,
-	{ observed, what }: Observation,
-	{ maxRecords }: { maxRecords: number },
+	{ observed }: Observation,
+	{ watch, compare: { maxRecords } }: WatchSettings,
 ): NodeOperationError {
 	return new NodeOperationError(
 		context.getNode(),
-		`The API listed ${observed.length} ${what}, more than Options › Max Records Remembered (${maxRecords})`,
+		`The API listed ${observed.length} ${watch.records}, more than Options › Max Records Remembered (${maxRecords})`,
 		{
 			description:
 				'Nothing was emitted or remembered, so no change is lost. Raise Max Records Remembered, or watch fewer records (e.g. a narrower status).',
 		},
+	);
+}
+
+/** A poll with nothing to emit but IDs it could not read fails, with the first failure. */
+function unreadError({ failure, unread }: Observation, { ids = [] }: WatchSettings): unknown {
+	if (
+		ids.length > 1 &&
+		(failure instanceof NodeApiError || failure instanceof NodeOperationError)
+	) {
+		failure.description =
+			`${failure.description ?? ''} ${unread.length} of ${ids.length} IDs could not be read; nothing is lost, the next poll reads them again.`.trim();
+	}
+	return failure;
+}
+
+/** Changes were emitted although some IDs could not be read: n8n's log says which. */
+function warnUnread(
+	context: IPollFunctions,
+	{ failure, unread }: Observation,
+	{ watch, ids = [] }: WatchSettings,
+): void {
+	const shown = unread.slice(0, 10).join(', ') + (unread.length > 10 ? ', …' : '');
+	context.logger.warn(
+		`Partner Logistics Polling Trigger "${context.getNode().name}": ${unread.length} of ${ids.length} ${watch.records} could not be read (${shown}): ${(failure as Error).message}. The others' changes were emitted; theirs come with a later poll.`,
+		{ workflowId: context.getWorkflow().id },
 	);
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
@@ -31,8 +32,10 @@ import { PartnerLogisticsPollingTrigger } from '../../nodes/PartnerLogistics/Par
  * - Fetch Test Event (manual mode) polls in a fresh PollContext on the saved workflow; n8n never
  *   saves a manual run's static data.
  *
- * What n8n saves is kept here as JSON, as in its database; `restart` activates again from it. An
- * imitation of n8n: the end-to-end suite (test/e2e/specs/polling-trigger.e2e.ts) is the authority.
+ * What n8n saves is kept here as JSON, as in its database; `restart` activates again from it.
+ * `durable` runs the same node as n8n's durable scheduler with durable poll cursors does (see
+ * DurablePolls). An imitation of n8n: the end-to-end suite (test/e2e/specs/polling-*.e2e.ts) is
+ * the authority.
  */
 
 const TYPE = 'n8n-nodes-partner-logistics.partnerLogisticsPollingTrigger';
@@ -69,6 +72,32 @@ export interface PollHarness {
 	failures: Error[];
 	/** Changes the node's parameters, as saving the workflow does; they apply from the next activation. */
 	setParameters(parameters: INodeParameters): void;
+	/** The same workflow under n8n's durable scheduler with durable poll cursors (see below). */
+	durable: DurablePolls;
+}
+
+/**
+ * n8n 2.41 with N8N_SCHEDULER_ENABLED, N8N_SCHEDULER_POLL_TRIGGERS_ENABLED,
+ * N8N_USE_WORKFLOW_PUBLICATION_SERVICE and N8N_POLLER_DURABLE_CURSORS_ENABLED (read in packages/cli
+ * poll-trigger-task-handler, trigger-execution-context.factory getExecutePollFunctions,
+ * workflow-execution.service runPolledWorkflow, poll-cursor.service):
+ *
+ * - Each Poll Time is a task. A task reads the trigger's committed cursor when it starts
+ *   (`execute` -> pollBackoffService.getState); the poll's node static data is a copy of it.
+ * - A poll that returns null commits its copy at once if it changed (cursor only).
+ * - A poll that emits commits its copy later, in the transaction that creates its execution
+ *   (`commitEmitted`); should it lose its lease first, neither happens (`dropEmitted`).
+ * - After a restart, the tasks of the Poll Times missed meanwhile start together.
+ */
+export interface DurablePolls {
+	/** A task starts: it reads the committed cursor now, and polls when `run` is called. */
+	startTask(): { run(): Promise<PollResult> };
+	/** n8n commits the cursors of the polls that emitted, each with its execution, in order. */
+	commitEmitted(): void;
+	/** Those polls lost their lease: no cursor, no execution. */
+	dropEmitted(): void;
+	/** The committed cursor: the node's static data. */
+	cursor(): IDataObject;
 }
 
 export function startPollHarness(options: {
@@ -110,6 +139,26 @@ export function startPollHarness(options: {
 		}
 	};
 
+	/** n8n-core's PollContext of the node; its static data from `staged` when given (durable). */
+	const contextOf = (
+		workflow: Workflow,
+		mode: 'trigger' | 'manual',
+		activation: WorkflowActivateMode,
+		staged?: () => IDataObject,
+	) =>
+		new PollContext(
+			workflow,
+			workflow.getNode(node.name)!,
+			additionalData(),
+			mode,
+			activation,
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+			staged,
+		);
+
 	let active: { workflow: Workflow; context: PollContext } | undefined;
 
 	const run = async (context: PollContext) => {
@@ -137,13 +186,7 @@ export function startPollHarness(options: {
 
 	const activate = async (mode: WorkflowActivateMode): Promise<PollResult> => {
 		const workflow = workflowFromSaved(true);
-		const context = new PollContext(
-			workflow,
-			workflow.getNode(node.name)!,
-			additionalData(),
-			'trigger',
-			mode,
-		);
+		const context = contextOf(workflow, 'trigger', mode);
 		active = { workflow, context };
 		try {
 			const result = await pollActive(true);
@@ -158,7 +201,46 @@ export function startPollHarness(options: {
 	const nodeState = (data: IDataObject) =>
 		JSON.parse(JSON.stringify(data[`node:${node.name}`] ?? {})) as IDataObject;
 
+	let cursor: IDataObject = {};
+	let emitted: Array<{ cursor: IDataObject; items: IDataObject[] }> = [];
+	const copy = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
+	const durable: DurablePolls = {
+		startTask: () => {
+			const prefetched = copy(cursor);
+			return {
+				run: async () => {
+					const workflow = workflowFromSaved(true);
+					const staged = copy(prefetched);
+					const context = contextOf(workflow, 'trigger', 'update', () => staged);
+					let items: IDataObject[] | null;
+					try {
+						items = await run(context);
+					} catch (error) {
+						failures.push(error as Error);
+						return { items: null, error: error as Error };
+					}
+					const changed = !isDeepStrictEqual(staged, prefetched);
+					if (items !== null) emitted.push({ cursor: copy(staged), items });
+					else if (changed) cursor = copy(staged);
+					return { items };
+				},
+			};
+		},
+		commitEmitted: () => {
+			for (const poll of emitted) {
+				cursor = poll.cursor;
+				executions.push(poll.items);
+			}
+			emitted = [];
+		},
+		dropEmitted: () => {
+			emitted = [];
+		},
+		cursor: () => copy(cursor),
+	};
+
 	return {
+		durable,
 		activate: async () => await activate('activate'),
 		poll: async () => {
 			if (!active) throw new Error('The workflow is not active');
@@ -166,13 +248,7 @@ export function startPollHarness(options: {
 		},
 		fetchTestEvent: async () => {
 			const workflow = workflowFromSaved(false);
-			const context = new PollContext(
-				workflow,
-				workflow.getNode(node.name)!,
-				additionalData(),
-				'manual',
-				'manual',
-			);
+			const context = contextOf(workflow, 'manual', 'manual');
 			try {
 				return { items: await run(context) };
 			} catch (error) {

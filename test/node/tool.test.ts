@@ -70,6 +70,22 @@ describe('Quote › Create as a tool, its route from the agent', () => {
 		expect(sandbox.requests()).toEqual([]);
 	});
 
+	test('a booking id of ".." comes back to the agent naming the field, with nothing sent', async () => {
+		const tool = toolOf(
+			{
+				resource: 'booking',
+				operation: 'pay',
+				bookingId: fromAi('bookingId', 'The booking to pay', 'string'),
+				paymentMethodId: 'pm_card_a_api',
+			},
+			{ credentials: credentialsFor(sandbox) },
+		);
+		await expect(tool.invoke({ bookingId: '..' })).rejects.toThrow(
+			/Booking ID \(bookingId\) cannot be "\." or "\.\.": the request would reach another endpoint of the API, got "\.\."[^]*Nothing was sent/,
+		);
+		expect(sandbox.requests()).toEqual([]);
+	});
+
 	test('each call is its own request with its own key, in an execution or outside any', async () => {
 		for (const executionId of ['77', undefined]) {
 			sandbox.clearLog();

@@ -361,6 +361,51 @@ describe('other bodies', () => {
 		expect(error?.message).toMatch(/^Item 1: Payment Reference \(reference\) is required/);
 		expect(requests).toEqual([]);
 	});
+
+	test.each([
+		['..', 'booking', 'pay', 'bookingId', 'Booking ID'],
+		['.', 'booking', 'pay', 'bookingId', 'Booking ID'],
+		[' .. ', 'supportCase', 'close', 'caseId', 'Case ID'],
+	])(
+		'a path id of %p would reach another endpoint: refused, nothing sent',
+		async (id, resource, operation, field, label) => {
+			const { error, requests } = await runAgainst(
+				sandbox,
+				{
+					resource,
+					operation,
+					[field]: `={{ $json.${field} }}`,
+					paymentMethodId: 'pm_card_a_api',
+					note: 'Delivered',
+				},
+				{ input: [{ [field]: id }] },
+			);
+			expect(error?.message).toBe(
+				`Item 1: ${label} (${field}) cannot be "." or "..": the request would reach another endpoint of the API, got "${id}"`,
+			);
+			expect(error?.description).toBe(
+				'Nothing was sent to the API for this item. Correct the value and run again.',
+			);
+			expect(requests.map((request) => request.path)).not.toContain(
+				resource === 'booking' ? '/partner-api/payment' : '/partner-api/close',
+			);
+			expect(requests.filter((request) => !request.path.includes('bk_ok'))).toEqual([]);
+		},
+	);
+
+	test.each([
+		['a/b', '/partner-api/payments/a%2Fb'],
+		['x?y=1', '/partner-api/payments/x%3Fy%3D1'],
+		['#f', '/partner-api/payments/%23f'],
+	])('a path id of %p reaches its own path, encoded', async (reference, path) => {
+		const { error, requests } = await runAgainst(
+			sandbox,
+			{ resource: 'payment', operation: 'get', reference },
+			{ input: [{}] },
+		);
+		expect(requests.map((request) => [request.path, request.status])).toEqual([[path, 404]]);
+		expect(error?.message).toMatch(/Not found in your organization \(404\)/);
+	});
 });
 
 describe('Booking › Create checks the route against its quote', () => {

@@ -50,9 +50,11 @@ describe('a release', () => {
 		for (const node of n8n.nodes) expect(paths).toContain(node.replace(/\.js$/, '.json'));
 	});
 
-	// 60 kB with the action node and the webhook trigger; the polling trigger adds about 7 kB.
-	test('keeps the tarball under 72 kB', () => {
-		expect(pack.size).toBeLessThanOrEqual(72 * 1024);
+	// 60 kB with the action node and the webhook trigger; the polling trigger with its seven
+	// watches, and the README's sections on them and on the GO_BULK and HAUL flows, bring it to
+	// 74.7 kB (76,499 bytes when the record watches came).
+	test('keeps the tarball under 80 kB', () => {
+		expect(pack.size).toBeLessThanOrEqual(80 * 1024);
 	});
 
 	test("points every docs link at this version's README on npm, at a heading that exists", () => {

@@ -1,6 +1,7 @@
 import {
 	type CompareOptions,
 	compare,
+	counted,
 	type Observed,
 } from '../../nodes/PartnerLogistics/polling/changes';
 import type { Memory } from '../../nodes/PartnerLogistics/polling/memory';
@@ -224,3 +225,92 @@ function deepFreeze(value: unknown) {
 		Object.freeze(value);
 	}
 }
+
+describe('listed IDs not found, and IDs not read', () => {
+	const gone: Observed = { id: 'case_9', notFound: 'Not found (404)' };
+
+	test('a 404 is reported once, on the first poll too; the ID is new once it appears', () => {
+		const [first, second, third] = polls(
+			options,
+			[...seen(open1), gone],
+			[gone],
+			[...seen(open1), { id: 'case_9', record: { caseId: 'case_9' } }],
+		);
+		expect(first.changes).toEqual([
+			{
+				change: 'notFound',
+				recordId: 'case_9',
+				changedFields: [],
+				record: {},
+				message: 'Not found (404)',
+			},
+		]);
+		expect(second.changes).toEqual([]);
+		expect(third.changes).toEqual([
+			{ change: 'new', recordId: 'case_9', changedFields: [], record: { caseId: 'case_9' } },
+		]);
+	});
+
+	test('a known record that turns 404 is reported once', () => {
+		const [, second, third] = polls(
+			options,
+			seen(open1),
+			[{ ...gone, id: 'case_1' }],
+			[{ ...gone, id: 'case_1' }],
+		);
+		expect(second.changes).toEqual([
+			expect.objectContaining({ change: 'notFound', recordId: 'case_1' }),
+		]);
+		expect(third.changes).toEqual([]);
+	});
+
+	test('an ID not read keeps its memory, and is not forgotten for being unseen', () => {
+		const first = compare(undefined, seen(open1, open2), options);
+		const changed = { ...open1, title: 'Parcel found' };
+		const unread = compare(first.memory, seen(open2), { ...options, maxRecords: 2 }, ['case_1']);
+		expect(unread.changes).toEqual([]);
+		expect(unread.memory.records).toEqual(first.memory.records);
+		const next = compare(unread.memory, seen(changed, open2), options);
+		expect(next.changes).toEqual([
+			expect.objectContaining({ change: 'changed', recordId: 'case_1' }),
+		]);
+	});
+});
+
+describe('the fields that count', () => {
+	const truck = (status: string, latitude: number) => ({
+		assignmentId: 'asg_1',
+		status,
+		lastPosition: { latitude, longitude: 3.3 },
+	});
+	const observedTruck = (status: string, latitude: number): Observed[] => [
+		{ id: 'asg_1', record: truck(status, latitude) },
+	];
+
+	test('only the fields named count, and only they are named as changed', () => {
+		const named = { ...options, fields: ['status'] };
+		const [, moved, departed] = polls(
+			named,
+			observedTruck('ASSIGNED', 6.5),
+			observedTruck('ASSIGNED', 6.6),
+			observedTruck('IN_TRANSIT', 6.7),
+		);
+		expect(moved.changes).toEqual([]);
+		expect(departed.changes).toEqual([
+			{
+				change: 'changed',
+				recordId: 'asg_1',
+				changedFields: ['status'],
+				record: truck('IN_TRANSIT', 6.7),
+			},
+		]);
+	});
+
+	test('counted() reads dotted names and leaves out what a record lacks', () => {
+		expect(counted(truck('ASSIGNED', 6.5), ['lastPosition.latitude', 'status', 'eta'])).toEqual({
+			'lastPosition.latitude': 6.5,
+			status: 'ASSIGNED',
+		});
+		expect(counted(truck('ASSIGNED', 6.5), undefined)).toEqual(truck('ASSIGNED', 6.5));
+	});
+});

@@ -1,4 +1,7 @@
 // Parameter names and values are a public contract: workflows store them. This pins them.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import type { INode, INodeParameters, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 import { DirectoryLoader } from 'n8n-core';
@@ -67,15 +70,27 @@ describe('Partner Logistics Polling Trigger description', () => {
 			'caseIdField',
 			'assignmentIdField',
 			'references',
+			'quoteRequestIds',
+			'quotationIds',
+			'tripIds',
+			'assignmentIds',
+			'changesThatCount',
+			'changeFields',
 			'options',
 			'requestOptions',
 		]);
 		expect(property('watch').default).toBe('supportCase');
 		expect(property('watch').options!.map((o) => 'value' in o && o.value)).toEqual([
+			'haulageQuotation',
 			'payment',
+			'quoteRequest',
 			'supportCase',
+			'trip',
 			'truck',
+			'truckTracking',
 		]);
+		expect(property('changesThatCount').default).toBe('anyField');
+		expect(property('changeFields').default).toBe('');
 		expect(property('status').default).toBe('OPEN');
 		expect(property('limit').default).toBe(50);
 		expect(property('caseIdField').default).toBe('caseId');
@@ -95,13 +110,42 @@ describe('Partner Logistics Polling Trigger description', () => {
 		}
 	});
 
-	it('shows the fields of what is watched only', () => {
-		const common = ['pollingNotice', 'watch', 'options', 'requestOptions'];
-		expect(shown({ watch: 'supportCase' }).sort()).toEqual(
-			[...common, 'status', 'limit', 'caseIdField'].sort(),
+	it('labels the inferred paths of the quote request and haulage quotation watches', () => {
+		const described = Object.fromEntries(
+			property('watch').options!.map((o) => [
+				'value' in o && o.value,
+				'description' in o && o.description,
+			]),
 		);
-		expect(shown({ watch: 'truck' }).sort()).toEqual([...common, 'assignmentIdField'].sort());
-		expect(shown({ watch: 'payment' }).sort()).toEqual([...common, 'references'].sort());
+		for (const watch of ['quoteRequest', 'haulageQuotation']) {
+			expect(described[watch]).toMatch(/Path not in the published API documentation: inferred/);
+		}
+		for (const watch of ['payment', 'supportCase', 'trip', 'truck', 'truckTracking']) {
+			expect(described[watch]).not.toMatch(/inferred/);
+		}
+	});
+
+	it('shows the fields of what is watched only, and Field Names only for named fields', () => {
+		const common = ['pollingNotice', 'watch', 'changesThatCount', 'options', 'requestOptions'];
+		const fieldsOf = (watch: string) => shown({ watch }).sort();
+		expect(fieldsOf('supportCase')).toEqual([...common, 'status', 'limit', 'caseIdField'].sort());
+		expect(fieldsOf('truck')).toEqual([...common, 'assignmentIdField'].sort());
+		expect(fieldsOf('payment')).toEqual([...common, 'references'].sort());
+		expect(fieldsOf('quoteRequest')).toEqual([...common, 'quoteRequestIds'].sort());
+		expect(fieldsOf('haulageQuotation')).toEqual([...common, 'quotationIds'].sort());
+		expect(fieldsOf('trip')).toEqual([...common, 'tripIds'].sort());
+		expect(fieldsOf('truckTracking')).toEqual([...common, 'assignmentIds'].sort());
+		expect(shown({ watch: 'trip', changesThatCount: 'namedFields' })).toContain('changeFields');
+	});
+
+	it('says what counts as a change by default, and why', () => {
+		const [anyField, named] = property('changesThatCount').options as Array<{
+			value: string;
+			description: string;
+		}>;
+		expect(anyField.value).toBe('anyField');
+		expect(anyField.description).toMatch(/the API documentation shows no record fields/);
+		expect(named.value).toBe('namedFields');
 	});
 
 	it("offers the pipeline's options but no Idempotency Key, alphabetically as n8n lint asks", () => {
@@ -125,13 +169,30 @@ describe('Partner Logistics Polling Trigger description', () => {
 		]);
 	});
 
-	it('reads as three actions in the node panel', () => {
+	it('reads as one action per watch in the node panel', () => {
 		// n8n's node panel turns a trigger's "Trigger On" options into its actions.
 		expect(property('watch').displayName).toBe('Trigger On');
 		expect(property('watch').options!.map((o) => 'action' in o && o.action)).toEqual([
+			'On new or changed haulage quotation',
 			'On new or changed payment',
+			'On new or changed quote request',
 			'On new or changed support case',
+			'On new or changed trip',
 			'On new or changed truck assignment',
+			'On new or changed truck tracking',
 		]);
+	});
+});
+
+describe('the docs show a watch as it is', () => {
+	const read = (path: string) => readFileSync(join(__dirname, '../..', path), 'utf8');
+	/** The declaration of a watch file, from `export const` to its end. */
+	const declaration = (file: string) => read(file).slice(read(file).indexOf('export const')).trim();
+
+	it.each([
+		['README.md', 'nodes/PartnerLogistics/polling/watches/quoteRequest.ts'],
+		['docs/architecture.md', 'nodes/PartnerLogistics/polling/watches/trip.ts'],
+	])('%s shows %s whole', (doc, file) => {
+		expect(read(doc)).toContain(`\`\`\`ts\n${declaration(file)}\n\`\`\``);
 	});
 });

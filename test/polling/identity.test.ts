@@ -1,4 +1,4 @@
-import { identify, listedReferences, valueAt } from '../../nodes/PartnerLogistics/polling/identity';
+import { identify, listedIds, valueAt } from '../../nodes/PartnerLogistics/polling/identity';
 
 describe('valueAt', () => {
 	test('reads a field by name, then by a dotted path', () => {
@@ -42,9 +42,9 @@ describe('identify', () => {
 	);
 });
 
-describe('listedReferences', () => {
+describe('listedIds', () => {
 	test('splits text on commas, semicolons, spaces and new lines', () => {
-		expect(listedReferences('pay_1, pay_2;pay_3\npay_4  pay_5')).toEqual([
+		expect(listedIds('pay_1, pay_2;pay_3\npay_4  pay_5')).toEqual([
 			'pay_1',
 			'pay_2',
 			'pay_3',
@@ -54,7 +54,7 @@ describe('listedReferences', () => {
 	});
 
 	test('takes a list from an expression, leaving out empty values and repeats', () => {
-		expect(listedReferences(['pay_1', ' pay_2 ', '', 'pay_1', 42, null, ['pay_3']])).toEqual([
+		expect(listedIds(['pay_1', ' pay_2 ', '', 'pay_1', 42, null, ['pay_3']])).toEqual([
 			'pay_1',
 			'pay_2',
 			'42',
@@ -63,7 +63,7 @@ describe('listedReferences', () => {
 	});
 
 	test('is empty for nothing', () => {
-		expect(listedReferences('')).toEqual([]);
-		expect(listedReferences(undefined)).toEqual([]);
+		expect(listedIds('')).toEqual([]);
+		expect(listedIds(undefined)).toEqual([]);
 	});
 });

@@ -85,18 +85,25 @@ describe('watching payments by reference', () => {
 		);
 	});
 
-	test('a reference the API does not know fails the poll, naming it; the memory stays', async () => {
+	test('a reference the API does not know is reported once; the others go on', async () => {
 		const known = await pendingPayment();
 		const trigger = watchPayments(known);
 		await trigger.activate();
-		const state = trigger.liveState();
 		sandbox.admin.settlePayment(known);
 		trigger.setParameters({ watch: 'payment', references: `${known} pay_unknown` });
 		const result = await trigger.restart();
-		expect(result.error?.message).toMatch(
-			/^Could not check payment pay_unknown: Not found in your organization \(404\)/,
-		);
-		expect(trigger.savedState()).toEqual(state);
-		expect(trigger.executions).toHaveLength(0);
+		expect(result.items).toEqual([
+			expect.objectContaining({ change: 'changed', recordId: known }),
+			{
+				change: 'notFound',
+				recordId: 'pay_unknown',
+				changedFields: [],
+				record: {},
+				message: expect.stringMatching(
+					/^Could not check payment pay_unknown: Not found in your organization \(404\)/,
+				),
+			},
+		]);
+		expect((await trigger.poll()).items).toBeNull();
 	});
 });

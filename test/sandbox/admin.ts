@@ -3,7 +3,15 @@ import type { SandboxCore, Settings } from './core';
 import { ApiError, conflict } from './errors';
 import { CURRENCY, HUBS } from './fixtures';
 import type { FaultInjector } from './faults';
-import type { OrgState, PaymentRecord, Payable, Quotation, OrgData } from './store';
+import {
+	TRIP_STATUSES,
+	TRUCK_STATUSES,
+	type OrgData,
+	type OrgState,
+	type Payable,
+	type PaymentRecord,
+	type Quotation,
+} from './store';
 import type {
 	FaultPlan,
 	FaultRule,
@@ -13,7 +21,13 @@ import type {
 	RefuseFault,
 	SandboxAdmin,
 } from './types';
-import { haulageQuotationView, paymentView, quoteRequestView } from './views';
+import {
+	haulageQuotationView,
+	paymentView,
+	quoteRequestView,
+	tripView,
+	truckAssignmentView,
+} from './views';
 
 export interface SandboxState {
 	A: OrgState;
@@ -55,6 +69,16 @@ function makeQuotation(
 		throw badInput('ttlMs', 'ttlMs must be a number >= 0.');
 	const now = Date.now();
 	return { amount, currency, creditTerms, issuedAt: now, expiresAt: now + ttlMs };
+}
+
+function oneOf<T extends string>(allowed: readonly T[], value: unknown, field: string): T {
+	if (!allowed.includes(value as T)) {
+		throw badInput(
+			field,
+			`${field} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}.`,
+		);
+	}
+	return value as T;
 }
 
 function payableOf(org: OrgData, payment: PaymentRecord): Payable | undefined {
@@ -264,9 +288,42 @@ export function createAdmin(core: SandboxCore, redirectTarget: RedirectTarget): 
 				scheduledDepartureAt: now + 3_600_000,
 				estimatedArrivalAt: now + 10 * 3_600_000,
 				createdAt: now,
+				updatedAt: now,
 			});
 			Object.assign(h, { status: 'ASSIGNED', assignmentId, tripId, updatedAt: now });
 			return { assignmentId, tripId };
+		},
+
+		moveTruck(assignmentId, move = {}) {
+			const found = store.find('truckAssignments', assignmentId);
+			if (!found) throw adminNotFound('Truck assignment', assignmentId);
+			const truck = found.record;
+			// No position given: a step north, as a truck on the road reports one.
+			const stepped = move.latitude === undefined && move.longitude === undefined;
+			const {
+				latitude = truck.lastPosition.latitude + (stepped ? 0.01 : 0),
+				longitude = truck.lastPosition.longitude,
+			} = move;
+			if (typeof latitude !== 'number' || !(latitude >= -90 && latitude <= 90))
+				throw badInput('latitude', 'latitude must be a number from -90 to 90.');
+			if (typeof longitude !== 'number' || !(longitude >= -180 && longitude <= 180))
+				throw badInput('longitude', 'longitude must be a number from -180 to 180.');
+			if (move.status !== undefined) truck.status = oneOf(TRUCK_STATUSES, move.status, 'status');
+			truck.lastPosition = { latitude, longitude, recordedAt: Date.now() };
+			return truckAssignmentView(truck);
+		},
+
+		progressTrip(tripId, status) {
+			const found = store.find('trips', tripId);
+			if (!found) throw adminNotFound('Trip', tripId);
+			const trip = found.record;
+			const next = TRIP_STATUSES[TRIP_STATUSES.indexOf(trip.status) + 1];
+			if (status === undefined && next === undefined) {
+				throw conflict('INVALID_STATE', `Trip ${tripId} is already ${trip.status}.`);
+			}
+			trip.status = status === undefined ? next : oneOf(TRIP_STATUSES, status, 'status');
+			trip.updatedAt = Date.now();
+			return tripView(trip);
 		},
 
 		settlePayment: (reference) => finishPayment(reference, 'SUCCEEDED'),

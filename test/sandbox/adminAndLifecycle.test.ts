@@ -47,7 +47,7 @@ describe('admin HTTP routes', () => {
 		expect(sandbox.admin.state().A.counts.quotes).toBe(0);
 	});
 
-	test('operator flow over HTTP: quotation, credit, assign, settle and fail', async () => {
+	test('operator flow over HTTP: quotation, credit, assign, move, settle and fail', async () => {
 		const api = apiClient(sandbox);
 		const qr = (await api.post('/partner-api/quote-requests', {})).body.quoteRequestId;
 		const issued = await adminFetch(sandbox, 'POST', `/__admin/quote-requests/${qr}/quotation`, {
@@ -78,6 +78,36 @@ describe('admin HTTP routes', () => {
 		});
 		const assigned = await adminFetch(sandbox, 'POST', `/__admin/haulage/quotations/${hq}/assign`);
 		expect(assigned.body).toEqual({ assignmentId: expect.any(String), tripId: expect.any(String) });
+		const { assignmentId, tripId } = assigned.body;
+		const moved = await adminFetch(
+			sandbox,
+			'POST',
+			`/__admin/haulage/trucks/${assignmentId}/move`,
+			{
+				latitude: 9,
+				longitude: 7,
+				status: 'IN_TRANSIT',
+			},
+		);
+		expect(moved.body).toMatchObject({
+			status: 'IN_TRANSIT',
+			lastPosition: { latitude: 9, longitude: 7 },
+		});
+		const progressed = await adminFetch(
+			sandbox,
+			'POST',
+			`/__admin/haulage/trips/${tripId}/progress`,
+		);
+		expect(progressed.body).toMatchObject({ tripId, status: 'IN_PROGRESS' });
+		const badStatus = await adminFetch(
+			sandbox,
+			'POST',
+			`/__admin/haulage/trips/${tripId}/progress`,
+			{
+				status: 'LOST',
+			},
+		);
+		expect([badStatus.status, badStatus.body.field]).toEqual([400, 'status']);
 
 		const ref = pay.body.paymentReference;
 		const settled = await adminFetch(sandbox, 'POST', `/__admin/payments/${ref}/settle`);

@@ -82,6 +82,16 @@ function adminRoutes(
 		},
 		{
 			method: 'POST',
+			path: '/__admin/haulage/trucks/:assignmentId/move',
+			handle: (p, body) => admin.moveTruck(p.assignmentId, body),
+		},
+		{
+			method: 'POST',
+			path: '/__admin/haulage/trips/:tripId/progress',
+			handle: (p, body) => admin.progressTrip(p.tripId, body.status as string | undefined),
+		},
+		{
+			method: 'POST',
 			path: '/__admin/payments/:reference/settle',
 			handle: (p) => admin.settlePayment(p.reference),
 		},

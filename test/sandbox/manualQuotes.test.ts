@@ -245,4 +245,43 @@ describe('HAUL quotations', () => {
 		});
 		expect((await api.get('/partner-api/haulage/trips/trip_0')).status).toBe(404);
 	});
+
+	test('the operator moves a truck and a trip on; the partner sees each move', async () => {
+		const id = await create();
+		sandbox.admin.issueHaulageQuotation(id);
+		await api.post(`${base}/${id}/accept`);
+		const { assignmentId, tripId } = sandbox.admin.assignHaulage(id);
+		const truckPath = `/partner-api/haulage/tracking/trucks/${assignmentId}`;
+		const before = (await api.get(truckPath)).body;
+
+		const stepped = sandbox.admin.moveTruck(assignmentId);
+		expect(stepped).toMatchObject({ status: 'ASSIGNED' });
+		const after = (await api.get(truckPath)).body;
+		expect(after.lastPosition.latitude).toBeCloseTo(before.lastPosition.latitude + 0.01);
+		expect(after.lastPosition.longitude).toBe(before.lastPosition.longitude);
+
+		sandbox.admin.moveTruck(assignmentId, {
+			latitude: 9.05,
+			longitude: 7.49,
+			status: 'IN_TRANSIT',
+		});
+		expect((await api.get(truckPath)).body).toMatchObject({
+			status: 'IN_TRANSIT',
+			lastPosition: { latitude: 9.05, longitude: 7.49 },
+		});
+		expect(() => sandbox.admin.moveTruck(assignmentId, { status: 'FLYING' })).toThrow(
+			/status must be one of ASSIGNED, EN_ROUTE_TO_PICKUP, IN_TRANSIT, DELIVERED/,
+		);
+		expect(() => sandbox.admin.moveTruck(assignmentId, { latitude: 91 })).toThrow(/latitude/);
+		expect(() => sandbox.admin.moveTruck('asg_0')).toThrow(/does not exist/);
+
+		const tripPath = `/partner-api/haulage/trips/${tripId}`;
+		expect((await api.get(tripPath)).body.status).toBe('SCHEDULED');
+		sandbox.admin.progressTrip(tripId);
+		expect((await api.get(tripPath)).body.status).toBe('IN_PROGRESS');
+		sandbox.admin.progressTrip(tripId, 'COMPLETED');
+		expect((await api.get(tripPath)).body.status).toBe('COMPLETED');
+		expect(() => sandbox.admin.progressTrip(tripId)).toThrow(/already COMPLETED/);
+		expect(() => sandbox.admin.progressTrip(tripId, 'LOST')).toThrow(/status must be one of/);
+	});
 });

@@ -92,11 +92,19 @@ export interface HaulageQuotationRecord extends Payable {
 	createdAt: number;
 }
 
+export const TRUCK_STATUSES = [
+	'ASSIGNED',
+	'EN_ROUTE_TO_PICKUP',
+	'IN_TRANSIT',
+	'DELIVERED',
+] as const;
+export type TruckStatus = (typeof TRUCK_STATUSES)[number];
+
 export interface TruckAssignmentRecord {
 	assignmentId: string;
 	tripId: string;
 	quotationId: string;
-	status: 'ASSIGNED' | 'EN_ROUTE_TO_PICKUP' | 'IN_TRANSIT' | 'DELIVERED';
+	status: TruckStatus;
 	truck: { plateNumber: string; type: string; capacityTonnes: number };
 	driver: { name: string; phone: string };
 	lastPosition: { latitude: number; longitude: number; recordedAt: number };
@@ -107,13 +115,17 @@ export interface TripRecord {
 	tripId: string;
 	assignmentId: string;
 	quotationId: string;
-	status: 'SCHEDULED' | 'IN_PROGRESS' | 'COMPLETED';
+	status: TripStatus;
 	origin: unknown;
 	destination: unknown;
 	scheduledDepartureAt: number;
 	estimatedArrivalAt: number;
 	createdAt: number;
+	updatedAt: number;
 }
+
+export const TRIP_STATUSES = ['SCHEDULED', 'IN_PROGRESS', 'COMPLETED'] as const;
+export type TripStatus = (typeof TRIP_STATUSES)[number];
 
 export interface TimelineEntry {
 	entryId: string;

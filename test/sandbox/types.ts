@@ -191,6 +191,13 @@ export interface HaulageAssignment {
 	tripId: string;
 }
 
+/** Where the operator moves a truck: a position, a status, or both (admin.moveTruck). */
+export interface TruckMove {
+	latitude?: number;
+	longitude?: number;
+	status?: string;
+}
+
 export interface PaymentView {
 	paymentReference: string;
 	reference: string;
@@ -202,6 +209,10 @@ export interface SandboxAdmin {
 	issueQuoteRequestQuotation(id: string, quotation?: QuotationInput): Record<string, unknown>;
 	issueHaulageQuotation(id: string, quotation?: QuotationInput): Record<string, unknown>;
 	assignHaulage(quotationId: string): HaulageAssignment;
+	/** The truck reports a position (given, or a step north) and, if given, a new status. */
+	moveTruck(assignmentId: string, move?: TruckMove): Record<string, unknown>;
+	/** The trip moves on to `status`, or to its next status. */
+	progressTrip(tripId: string, status?: string): Record<string, unknown>;
 	settlePayment(reference: string): PaymentView;
 	failPayment(reference: string): PaymentView;
 	setCredit(org: OrgId, enabled: boolean): void;

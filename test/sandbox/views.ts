@@ -127,6 +127,7 @@ export function tripView(t: TripRecord) {
 		scheduledDepartureAt: iso(t.scheduledDepartureAt),
 		estimatedArrivalAt: iso(t.estimatedArrivalAt),
 		createdAt: iso(t.createdAt),
+		updatedAt: iso(t.updatedAt),
 	};
 }
 

@@ -8,7 +8,8 @@ import type { RunKeys } from './keys';
 import { runKeys } from './keyMemory';
 import { isReadOnly, pathIds, type OperationSpec } from './operation';
 import { parameterReaders, type ParameterReaders } from './parameters';
-import { describeProblem, fail, labelsOf, ProblemError, required, type Labels } from './problem';
+import { pathOf } from './path';
+import { describeProblem, labelsOf, ProblemError, type Labels } from './problem';
 import { readListPage, readRecords } from './response';
 import { readRunSettings } from './runSettings';
 import { apiError, expectJson, sending, sendRequest, type ItemRequest, type Sending } from './send';
@@ -111,7 +112,7 @@ function prepare(run: Run, input: BodyInput, itemIndex: number): ItemRequest {
 	try {
 		const request: ItemRequest = {
 			method: spec.method,
-			url: urlOf(spec.path, input.read),
+			url: pathOf(spec.path, input.read),
 			itemIndex,
 		};
 		if (spec.body) request.body = buildBody(input, spec.body, spec.check);
@@ -139,18 +140,6 @@ function prepare(run: Run, input: BodyInput, itemIndex: number): ItemRequest {
 			},
 		);
 	}
-}
-
-/** `/cases/{caseId}/close` with each id read, trimmed, required and URL-encoded. */
-function urlOf(path: string, read: ParameterReader): string {
-	let url = path;
-	for (const id of pathIds(path)) {
-		const value = read(id);
-		const text = value === undefined || value === null ? '' : String(value).trim();
-		if (text === '') fail(required(id, value));
-		url = url.replace(`{${id}}`, encodeURIComponent(text));
-	}
-	return url;
 }
 
 /** Options › Idempotency Key when given (e.g. from an order ID), else the derived default. */

@@ -1,25 +1,30 @@
 import { fieldDigests, recordDigest, type JsonObject } from './digest';
+import { valueAt } from './identity';
 import { bounded, type Memory, type Remembered } from './memory';
 
-/** A record as one poll saw it, with its identity. */
-export interface Observed {
-	id: string;
-	record: JsonObject;
-}
+/**
+ * What one poll saw of one record, with its identity: the record, or, for a listed ID the API
+ * answered 404 for, the message saying so.
+ */
+export type Observed = { id: string; record: JsonObject } | { id: string; notFound: string };
 
 /**
  * One output item. `change` is what a workflow branches on: `new` (first seen since the trigger
- * started watching), `changed` (its content differs from the last poll that saw it) or `current`
- * (the first poll's records, when Emit Current State on First Poll is on; and Fetch Test Event's).
+ * started watching), `changed` (its content differs from the last poll that saw it), `current`
+ * (the first poll's records, when Emit Current State on First Poll is on; and Fetch Test Event's)
+ * or `notFound` (a listed ID the API answers 404 for: reported once, until it appears).
  */
 export interface Change {
-	change: 'new' | 'changed' | 'current';
+	change: 'new' | 'changed' | 'current' | 'notFound';
 	recordId: string;
-	/** Top-level fields added, removed or changed; empty unless `change` is `changed`. */
+	/** The fields added, removed or changed (of those that count); empty unless `changed`. */
 	changedFields: string[];
+	/** The record as the API answered it; empty for `notFound`. */
 	record: JsonObject;
 	/** The record as the previous poll saw it: `changed` only, with Include Previous Record on. */
 	previous?: JsonObject;
+	/** Why a listed ID is `notFound`: the API's 404, in words. */
+	message?: string;
 }
 
 export interface CompareOptions {
@@ -31,34 +36,49 @@ export interface CompareOptions {
 	emitCurrentState: boolean;
 	/** Include Previous Record: keep whole records, to hand the previous one with a change. */
 	includePrevious: boolean;
+	/** The fields whose changes count (Changes That Count), or undefined for the whole record. */
+	fields?: string[];
 }
+
+/** How a listed ID the API cannot find is remembered: no digest of a record can equal it. */
+export const NOT_FOUND = 'notFound';
 
 /**
  * Compares one poll's records with the memory of the polls before (none on a first poll) and
  * returns the changes to emit and the memory to keep. Whether a record changed is judged on its
- * whole content (a digest of the whole JSON), never on a field such as a status or a timestamp.
- * A first poll only learns the records, and emits them as `current` if asked to. The records of
- * a change move to the end of the memory (newest); the memory keeps at most `maxRecords`.
+ * whole content (a digest of the whole JSON), or on the fields that count, never on a field we
+ * guessed. A first poll only learns the records, and emits them as `current` if asked to; a
+ * listed ID not found is reported on any poll. `unread` are listed IDs this poll could not read:
+ * their memory stays as it was, so their change comes with a later poll. The records of a change
+ * move to the end of the memory (newest); the memory keeps at most `maxRecords`.
  */
 export function compare(
 	memory: Memory | undefined,
 	observed: Observed[],
 	options: CompareOptions,
+	unread: string[] = [],
 ): { changes: Change[]; memory: Memory } {
 	const known = new Map((memory?.records ?? []).map((entry) => [entry.id, entry]));
-	const seen = new Map<string, JsonObject>();
+	const seen = new Map<string, JsonObject | undefined>(unread.map((id) => [id, undefined]));
 	const touched = new Map<string, Remembered>();
 	const changes: Change[] = [];
-	for (const { id, record } of observed) {
+	for (const seenNow of observed) {
+		const { id } = seenNow;
 		if (seen.has(id)) continue;
+		const record = 'record' in seenNow ? seenNow.record : undefined;
 		seen.set(id, record);
 		const before = known.get(id);
-		const entry = remembered(id, record, options.includePrevious);
+		const entry = record ? remembered(id, record, options) : { id, digest: NOT_FOUND, fields: {} };
 		if (before?.digest === entry.digest) continue;
 		touched.set(id, entry);
-		if (!memory) {
+		if (!record) {
+			changes.push({
+				...change('notFound', id, {}),
+				message: (seenNow as { notFound: string }).notFound,
+			});
+		} else if (!memory) {
 			if (options.emitCurrentState) changes.push(change('current', id, record));
-		} else if (!before) {
+		} else if (!before || before.digest === NOT_FOUND) {
 			changes.push(change('new', id, record));
 		} else {
 			changes.push({
@@ -78,9 +98,20 @@ export function compare(
 	return { changes, memory: { version: 1, watching: options.watching, records } };
 }
 
-function remembered(id: string, record: JsonObject, keepRecord: boolean): Remembered {
-	const entry: Remembered = { id, digest: recordDigest(record), fields: fieldDigests(record) };
-	if (keepRecord) entry.record = record;
+/** The part of a record whose changes count: the whole record, or the fields named. */
+export function counted(record: JsonObject, fields: string[] | undefined): JsonObject {
+	if (!fields) return record;
+	return Object.fromEntries(
+		fields
+			.map((field) => [field, valueAt(record, field)] as const)
+			.filter(([, value]) => value !== undefined),
+	);
+}
+
+function remembered(id: string, record: JsonObject, options: CompareOptions): Remembered {
+	const part = counted(record, options.fields);
+	const entry: Remembered = { id, digest: recordDigest(part), fields: fieldDigests(part) };
+	if (options.includePrevious) entry.record = record;
 	return entry;
 }
 

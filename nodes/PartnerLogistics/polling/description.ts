@@ -1,11 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionsDescription, requestOptionsDescription } from '../pipeline/options';
-
-/** What the trigger watches: the values of Trigger On. */
-export type WatchValue = 'payment' | 'supportCase' | 'truck';
-
-const showFor = (watch: WatchValue) => ({ show: { watch: [watch] } });
+import type { WatchSpec } from './watch';
+import { WATCHES } from './watches';
 
 /** The trigger's own Options; each default is declared here once (DEFAULT_POLL_OPTIONS). */
 const pollOptionFields: INodeProperties[] = [
@@ -69,6 +67,57 @@ const requestOptions: INodeProperties = {
 	),
 };
 
+/** A watch's own parameters, shown only when Trigger On is that watch. */
+function watchProperties(watch: WatchSpec): INodeProperties[] {
+	const identity = 'idField' in watch.identity ? watch.identity.idField : watch.identity.listedIds;
+	return updateDisplayOptions({ show: { watch: [watch.value] } }, [
+		...(watch.fields ?? []),
+		identity,
+	]);
+}
+
+/**
+ * What counts as a change, for every watch: the whole record by default, since the API
+ * documentation shows no record fields to choose from; or only the fields the user names, so a
+ * truck reporting its position at every poll does not start the workflow each time.
+ */
+const changeProperties: INodeProperties[] = [
+	{
+		displayName: 'Changes That Count',
+		name: 'changesThatCount',
+		type: 'options',
+		noDataExpression: true,
+		default: 'anyField',
+		options: [
+			{
+				name: 'Any Field',
+				value: 'anyField',
+				description:
+					'A record is changed when anything in it changed (the default: the API documentation shows no record fields to choose from)',
+			},
+			{
+				name: 'Only the Fields Named',
+				value: 'namedFields',
+				description:
+					"A record is changed only when one of the fields you name changed, e.g. a trip's status but not its position",
+			},
+		],
+		description: 'Which differences between two polls start the workflow for a record',
+	},
+	{
+		displayName: 'Field Names',
+		name: 'changeFields',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. status',
+		description:
+			'The fields of a record whose changes count, separated by commas; dots read nested fields',
+		hint: 'Names as the records carry them (Fetch Test Event shows them). A field a record lacks counts as empty. Changing this list starts over with a first poll.',
+		displayOptions: { show: { changesThatCount: ['namedFields'] } },
+	},
+];
+
 /** The polling trigger's parameters: what it watches, how to tell records apart, the options. */
 export const pollingProperties: INodeProperties[] = [
 	{
@@ -84,79 +133,15 @@ export const pollingProperties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		default: 'supportCase',
-		options: [
-			{
-				name: 'New or Changed Payment',
-				value: 'payment',
-				action: 'On new or changed payment',
-				description: 'Looks up the status of each payment reference you list, on every poll',
-			},
-			{
-				name: 'New or Changed Support Case',
-				value: 'supportCase',
-				action: 'On new or changed support case',
-				description: 'Lists support cases by status (needs the support:read capability)',
-			},
-			{
-				name: 'New or Changed Truck Assignment',
-				value: 'truck',
-				action: 'On new or changed truck assignment',
-				description: 'Lists the trucks assigned to your haulage quotations',
-			},
-		],
+		options: WATCHES.map(({ name, value, action, description }) => ({
+			name,
+			value,
+			action,
+			description,
+		})).sort((a, b) => a.name.localeCompare(b.name)),
 	},
-	{
-		displayName: 'Status',
-		name: 'status',
-		type: 'string',
-		default: 'OPEN',
-		placeholder: 'e.g. OPEN',
-		description: 'Only cases with this status are listed and watched',
-		hint: 'OPEN is the status the API documentation names; any other status the API knows can be typed. A case that leaves this status is no longer listed, so its change is not seen.',
-		displayOptions: showFor('supportCase'),
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		hint: 'Each poll watches the cases one list request returns; raise it if more cases than this have the status',
-		displayOptions: showFor('supportCase'),
-	},
-	{
-		displayName: 'Case ID Field',
-		name: 'caseIdField',
-		type: 'string',
-		default: 'caseId',
-		placeholder: 'e.g. caseId',
-		description: 'The field of a case record that identifies the case',
-		hint: 'Inferred: the API documentation names caseId as the path parameter of a case but shows no record fields. Change it if your cases carry their identifier in another field. Dots read nested fields.',
-		displayOptions: showFor('supportCase'),
-	},
-	{
-		displayName: 'Assignment ID Field',
-		name: 'assignmentIdField',
-		type: 'string',
-		default: 'assignmentId',
-		placeholder: 'e.g. assignmentId',
-		description: 'The field of an assigned truck record that identifies the assignment',
-		hint: 'Inferred: the API documentation names assignmentId as the path parameter of a truck assignment but shows no record fields. Change it if yours carry their identifier in another field. Dots read nested fields.',
-		displayOptions: showFor('truck'),
-	},
-	{
-		displayName: 'Payment References',
-		name: 'references',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. pay_123, pay_456',
-		description:
-			'The payment references to look up on each poll, separated by commas, spaces or new lines; an expression may also give a list',
-		hint: 'Each payment is identified by the reference you list, the one its lookup takes. One reference the API cannot find fails the whole poll, naming it.',
-		displayOptions: showFor('payment'),
-	},
+	...WATCHES.flatMap(watchProperties),
+	...changeProperties,
 	options,
 	requestOptions,
 ];

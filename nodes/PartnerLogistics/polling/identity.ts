@@ -52,18 +52,18 @@ export function identify(
 }
 
 /**
- * The references a user listed: a list (from an expression) or text separated by commas,
- * semicolons, spaces or new lines; trimmed, empty ones and repeats left out, in their order.
+ * The IDs a user listed: a list (from an expression) or text separated by commas, semicolons,
+ * spaces or new lines; trimmed, empty ones and repeats left out, in their order.
  */
-export function listedReferences(value: unknown): string[] {
+export function listedIds(value: unknown): string[] {
 	const parts: unknown[] = Array.isArray(value)
 		? value.flat()
 		: typeof value === 'string' || typeof value === 'number'
 			? String(value).split(/[\s,;]+/)
 			: [];
-	const references = parts
+	const ids = parts
 		.filter((part) => typeof part === 'string' || typeof part === 'number')
 		.map((part) => String(part).trim())
 		.filter((part) => part !== '');
-	return [...new Set(references)];
+	return [...new Set(ids)];
 }

@@ -2,11 +2,11 @@ import type { JsonObject } from './digest';
 
 /** What a trigger remembers of one record between polls. */
 export interface Remembered {
-	/** The record's identity: its ID field's value, or the payment reference looked up. */
+	/** The record's identity: its ID field's value, or the ID listed and looked up. */
 	id: string;
-	/** Digest of the whole record as last seen. */
+	/** Digest of the record (or of the fields that count) as last seen; NOT_FOUND for a 404. */
 	digest: string;
-	/** Short digest of each top-level field, to name the fields a change touched. */
+	/** Short digest of each top-level field (or field that counts), to name what a change touched. */
 	fields: Record<string, string>;
 	/** The whole record, kept only while Include Previous Record is on. */
 	record?: JsonObject;
@@ -14,13 +14,16 @@ export interface Remembered {
 
 /**
  * A trigger's memory, kept in n8n's static data of the node. `watching` says what the records
- * belong to (what is watched, the status filter, the ID field): memory of something else counts
- * as none, so changing what is watched starts over with a first poll. Records are in the order
- * they last entered or changed, oldest first.
+ * belong to (what is watched, the status filter, the ID field, the fields that count): memory of
+ * something else counts as none, so changing what is watched starts over with a first poll.
+ * Records are in the order they last entered or changed, oldest first. `generation` counts the
+ * memory's writes, so a poll can tell that n8n handed it an older memory than this process last
+ * wrote (see overlap.ts).
  */
 export interface Memory {
 	version: 1;
 	watching: string;
+	generation?: number;
 	records: Remembered[];
 }
 
@@ -49,6 +52,14 @@ export function recall(stored: unknown, watching: string): Memory | undefined {
 		records.push(copy);
 	}
 	return { version: 1, watching, records };
+}
+
+/** How many times the stored memory was written, whatever it watches; 0 when there is none. */
+export function generationOf(stored: unknown): number {
+	const generation = isObject(stored) ? stored.generation : undefined;
+	return typeof generation === 'number' && Number.isInteger(generation) && generation > 0
+		? generation
+		: 0;
 }
 
 /**

@@ -1,9 +1,22 @@
 /**
- * The triggers of this n8n process with a poll under way. n8n starts a poll at each Poll Time even
- * while the previous one still runs (a slow API, many payment references); two polls reading the
- * same memory would emit the same changes twice, so the later one is skipped.
+ * Polls of one trigger that would see the same change: what this n8n process knows of them.
+ *
+ * - n8n starts a poll at each Poll Time even while the previous one still runs (a slow API, many
+ *   listed IDs); two polls reading the same memory would emit the same changes twice, so the later
+ *   one is skipped.
+ * - Under n8n's durable scheduler with durable poll cursors (2.41), the memory a poll is given is
+ *   read when its task starts, and the memory of a poll that emits is committed later, with the
+ *   execution it starts. Polls started before that commit (the Poll Times missed while n8n was
+ *   down all start at once after a restart) would get the older memory and emit the change
+ *   again. So a poll that is handed a memory older than the one this process last emitted with is
+ *   skipped: the next poll reads the committed one. Should n8n never commit it (the poll lost its
+ *   lease), polls go on from the older memory after COMMIT_WAIT_MS, and the change comes once.
  */
 const polling = new Set<string>();
+const emitted = new Map<string, { generation: number; at: number }>();
+
+/** How long a memory this process emitted with may take to come back from n8n. */
+export const COMMIT_WAIT_MS = 60_000;
 
 /** Marks `scope` (a workflow's trigger node) as polling; false if a poll of it is under way. */
 export function startPoll(scope: string): boolean {
@@ -14,4 +27,22 @@ export function startPoll(scope: string): boolean {
 
 export function endPoll(scope: string): void {
 	polling.delete(scope);
+}
+
+/**
+ * Whether the memory this poll was handed (its `generation`) is older than the one a poll of this
+ * process emitted with less than COMMIT_WAIT_MS ago, i.e. n8n has not committed that one yet.
+ */
+export function awaitingCommit(scope: string, generation: number, now = Date.now()): boolean {
+	const last = emitted.get(scope);
+	if (!last || generation >= last.generation || now - last.at >= COMMIT_WAIT_MS) {
+		emitted.delete(scope);
+		return false;
+	}
+	return true;
+}
+
+/** Records that a poll emitted with the memory of `generation`, which n8n commits after. */
+export function emittedWith(scope: string, generation: number, now = Date.now()): void {
+	emitted.set(scope, { generation, at: now });
 }

@@ -33,6 +33,8 @@ export const WORKFLOW_IDS = {
 	subflowOrders: 'plWfSubflowOrder',
 	subflowBook: 'plWfBookSubflow1',
 	payBookings: 'plWfPayBookings1',
+	goBulkWatch: 'plWfGoBulkWatch1',
+	haulWatch: 'plWfHaulWatch001',
 } as const;
 
 /** One active trigger workflow per signature scheme, with the webhookId of its trigger node. */
@@ -146,19 +148,24 @@ export interface WorkflowFixture {
 /**
  * The sample workflows in test/e2e/workflows. Steps that a Partner Logistics operator performs by
  * hand (issuing a quotation, assigning a truck, settling a card charge) are HTTP Request nodes
- * calling the sandbox's admin API; their address and token are placeholders filled in here.
+ * calling the sandbox's admin API; their address and token are placeholders filled in here, and
+ * so are `values` (the IDs the watch samples watch: watches.ts, seedSampleRecords).
  */
 export function loadWorkflows(
 	sandbox: Pick<SandboxInfo, 'origin' | 'adminToken'>,
 	dir = workflowsDir,
+	values: Record<string, string> = {},
 ): WorkflowFixture[] {
 	return readdirSync(dir)
 		.filter((file) => file.endsWith('.json'))
 		.sort()
 		.map((file) => {
-			const text = readFileSync(join(dir, file), 'utf8')
-				.replaceAll('__SANDBOX_ORIGIN__', sandbox.origin)
-				.replaceAll('__SANDBOX_ADMIN_TOKEN__', sandbox.adminToken);
+			const text = Object.entries(values).reduce(
+				(filled, [placeholder, value]) => filled.replaceAll(placeholder, value),
+				readFileSync(join(dir, file), 'utf8')
+					.replaceAll('__SANDBOX_ORIGIN__', sandbox.origin)
+					.replaceAll('__SANDBOX_ADMIN_TOKEN__', sandbox.adminToken),
+			);
 			return JSON.parse(text) as WorkflowFixture;
 		});
 }
@@ -188,24 +195,31 @@ export function supportCaseWithoutCapability(workflows: WorkflowFixture[]): Work
 export const POLLING_TRIGGER = 'Partner Logistics Polling Trigger';
 
 /**
- * The support case watch polling every `seconds` (a divisor of 60) instead of every minute. n8n
- * 2.41 refuses a Poll Time that fires more than once a minute (a Custom cron whose seconds field
- * is not one number), but checks each Poll Time alone: one Custom cron per second of the minute
- * to poll at is accepted, and polls through n8n's own scheduler as often as a test needs.
+ * A sample workflow whose polling triggers poll every `seconds` (a divisor of 60) instead of
+ * every minute. n8n 2.41 refuses a Poll Time that fires more than once a minute (a Custom cron
+ * whose seconds field is not one number), but checks each Poll Time alone: one Custom cron per
+ * second of the minute to poll at is accepted, and polls through n8n's own scheduler as often as
+ * a test needs.
  */
-export function supportCaseWatchEvery(
+export function pollingEvery(
 	workflows: WorkflowFixture[],
+	id: string,
 	seconds: number,
 ): WorkflowFixture {
-	const original = workflows.find((workflow) => workflow.id === WORKFLOW_IDS.supportCaseWatch);
-	if (!original) throw new Error('support case watch workflow fixture missing');
+	const original = workflows.find((workflow) => workflow.id === id);
+	if (!original) throw new Error(`workflow fixture ${id} missing`);
 	const copy = JSON.parse(JSON.stringify(original)) as WorkflowFixture;
-	const trigger = copy.nodes.find((node) => node.name === POLLING_TRIGGER)!;
-	trigger.parameters.pollTimes = {
-		item: Array.from({ length: 60 / seconds }, (_, index) => ({
-			mode: 'custom',
-			cronExpression: `${index * seconds} * * * * *`,
-		})),
-	};
+	for (const trigger of copy.nodes.filter((node) => node.type.endsWith('PollingTrigger'))) {
+		trigger.parameters.pollTimes = {
+			item: Array.from({ length: 60 / seconds }, (_, index) => ({
+				mode: 'custom',
+				cronExpression: `${index * seconds} * * * * *`,
+			})),
+		};
+	}
 	return copy;
 }
+
+/** The support case watch polling every `seconds` (see pollingEvery). */
+export const supportCaseWatchEvery = (workflows: WorkflowFixture[], seconds: number) =>
+	pollingEvery(workflows, WORKFLOW_IDS.supportCaseWatch, seconds);

@@ -11,6 +11,7 @@ import {
 	POLLING_TRIGGER,
 	supportCaseWatchEvery,
 	WORKFLOW_IDS,
+	type WorkflowFixture,
 } from './fixtures';
 import { expectOk, sleep, waitFor } from './http';
 import { type Execution, type N8nClient, nodeOutput } from './n8nApi';
@@ -27,6 +28,17 @@ export const WATCH = WORKFLOW_IDS.supportCaseWatch;
 /** How often the published watch polls (n8n's minimum Poll Time is a minute; see fixtures). */
 export const POLL_SECONDS = 5;
 const FINAL = ['success', 'error', 'crashed', 'canceled'];
+
+/**
+ * n8n 2.41's durable scheduler taking poll triggers, with durable poll cursors: all four are
+ * needed (workflows/triggers/poll-cursor.service.js warns and stays off otherwise).
+ */
+export const DURABLE_SCHEDULER_ENV = {
+	N8N_SCHEDULER_ENABLED: 'true',
+	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+};
 
 export interface PollingStack {
 	stack: Stack;
@@ -51,6 +63,14 @@ export async function startPollingStack(options: {
 	archiveDir: string;
 	instanceEnv?: Record<string, string>;
 	others?: (stack: Stack) => Promise<N8nServer[]>;
+	/**
+	 * More workflows to import, made from the support case watch (the record watches) or from the
+	 * samples, with records made in the running sandbox first (the watch samples).
+	 */
+	workflows?: (
+		caseWatch: WorkflowFixture,
+		sandbox: SandboxInfo,
+	) => WorkflowFixture[] | Promise<WorkflowFixture[]>;
 	log: (line: string) => void;
 }): Promise<PollingStack> {
 	const stack = await startStack({
@@ -58,11 +78,14 @@ export async function startPollingStack(options: {
 		owner: E2E_OWNER,
 		apiKey: true,
 		instanceEnv: options.instanceEnv,
-		fixtures: (sandbox) => ({
-			credentials: credentialsFor(sandbox, newSigningSecret(), ['full']),
-			workflows: [supportCaseWatchEvery(loadWorkflows(sandbox), POLL_SECONDS)],
-			activate: [],
-		}),
+		fixtures: async (sandbox) => {
+			const caseWatch = supportCaseWatchEvery(loadWorkflows(sandbox), POLL_SECONDS);
+			return {
+				credentials: credentialsFor(sandbox, newSigningSecret(), ['full']),
+				workflows: [caseWatch, ...((await options.workflows?.(caseWatch, sandbox)) ?? [])],
+				activate: [],
+			};
+		},
 		log: options.log,
 	});
 	let others: N8nServer[] = [];
@@ -201,20 +224,20 @@ export class CaseWatch {
 		await sleep(1500);
 	}
 
-	/**
-	 * The editor's Fetch Test Event on the trigger: POST /rest/workflows/:id/run with the trigger
-	 * as the node to start from and to run to, as the node's button sends it.
-	 */
+	/** The editor's Fetch Test Event on the watch's trigger. */
 	async fetchTestEvent(): Promise<Execution> {
-		const run = await this.client.startManualRun(
-			WATCH,
-			POLLING_TRIGGER,
-			undefined,
-			POLLING_TRIGGER,
-		);
-		if (!run.executionId) throw new Error(`n8n started no execution: ${JSON.stringify(run)}`);
-		return await this.client.waitForExecution(run.executionId);
+		return await fetchTestEvent(this.client, WATCH);
 	}
+}
+
+/**
+ * The editor's Fetch Test Event on a workflow's polling trigger: POST /rest/workflows/:id/run with
+ * the trigger as the node to start from and to run to, as the node's button sends it.
+ */
+export async function fetchTestEvent(client: N8nClient, workflowId: string): Promise<Execution> {
+	const run = await client.startManualRun(workflowId, POLLING_TRIGGER, undefined, POLLING_TRIGGER);
+	if (!run.executionId) throw new Error(`n8n started no execution: ${JSON.stringify(run)}`);
+	return await client.waitForExecution(run.executionId);
 }
 
 const FAIL_500 = {
@@ -250,6 +273,15 @@ export class CaseWatchScenario {
 				record: expect.objectContaining({ caseId: this.existing, status: 'OPEN' }),
 			},
 		]);
+	}
+
+	/** Fetch Test Event of a poll that gets a 500 shows the error on the trigger. */
+	async fetchTestEventShowsTheError(): Promise<void> {
+		await this.failNextPolls();
+		const test = await this.watch.fetchTestEvent().finally(() => this.polling.admin.setFaults({}));
+		expect(test.status).toBe('error');
+		expect(test.data?.resultData.error?.message).toMatch(POLL_FAILED);
+		expect(test.data?.resultData.error?.node?.name).toBe(POLLING_TRIGGER);
 	}
 
 	/** Publishing polls at once and emits nothing: the first poll only learns the cases. */
@@ -316,11 +348,16 @@ export class CaseWatchScenario {
 		expect(await this.watch.executions()).toHaveLength(4);
 	}
 
-	/** A change made while n8n was down comes once, when it is back. */
-	async changeWhileDownOnce(): Promise<Execution> {
-		await this.polling.restartMain(() =>
-			this.watch.comment(this.created, 'Written while n8n was down'),
-		);
+	/**
+	 * A change made while n8n was down comes once, when it is back. `downSeconds` keeps n8n down
+	 * longer, so several Poll Times pass meanwhile (under the durable scheduler, each is a task
+	 * that runs when n8n is back).
+	 */
+	async changeWhileDownOnce(downSeconds = 0): Promise<Execution> {
+		await this.polling.restartMain(async () => {
+			await this.watch.comment(this.created, 'Written while n8n was down');
+			await sleep(downSeconds * 1000);
+		});
 		const list = await this.watch.settled(5);
 		expect(list).toHaveLength(5);
 		expect(changesOf(list[0])).toEqual([
@@ -333,4 +370,42 @@ export class CaseWatchScenario {
 	async failNextPolls(times = 1): Promise<void> {
 		await this.polling.admin.setFaults({ failNext: [{ ...FAIL_500.failNext[0], times }] });
 	}
+}
+
+/**
+ * The support case scenario as tests, in order, for a suite's n8n (regular or durable scheduler);
+ * `downSeconds` keeps n8n down that long at the restart with a change.
+ */
+export function caseWatchTests(scenario: () => CaseWatchScenario, downSeconds = 0): void {
+	it('Fetch Test Event shows the cases as they are now, before anything is published', async () => {
+		await scenario().fetchTestEventShowsCurrentCases();
+	});
+
+	it('Fetch Test Event of a poll that gets a 500 shows the error on the trigger', async () => {
+		await scenario().fetchTestEventShowsTheError();
+	});
+
+	it('publishing polls at once and emits nothing: the first poll only learns the cases', async () => {
+		await scenario().publishingOnlyLearns();
+	});
+
+	it('emits a new case once', async () => {
+		await scenario().newCaseOnce();
+	});
+
+	it('emits a changed case once, and never the unchanged one', async () => {
+		await scenario().changedCaseOnceUnchangedNever();
+	});
+
+	it('a poll that gets a 500 emits nothing; the change it missed comes once with the next poll', async () => {
+		await scenario().failedPollLosesNothing();
+	});
+
+	it('repeats nothing after n8n restarts', async () => {
+		await scenario().restartRepeatsNothing();
+	});
+
+	it(`emits a change made while n8n was down${downSeconds ? ` for ${downSeconds} s` : ''} once, when it is back`, async () => {
+		await scenario().changeWhileDownOnce(downSeconds);
+	});
 }

@@ -18,12 +18,8 @@ export interface StackOptions {
 	sandbox?: { port?: number; adminToken?: string; keys?: Partial<SandboxInfo['keys']> };
 	encryptionKey?: string;
 	owner: Owner;
-	/** What to import before n8n starts, given the running sandbox. */
-	fixtures(sandbox: SandboxInfo): {
-		credentials: CredentialFixture[];
-		workflows: WorkflowFixture[];
-		activate: string[];
-	};
+	/** What to import before n8n starts, given the running sandbox (records may be made in it). */
+	fixtures(sandbox: SandboxInfo): StackFixtures | Promise<StackFixtures>;
 	/** Create a public API key even when nothing needs activating (the suite reads executions). */
 	apiKey?: boolean;
 	/** Environment of every n8n process of the instance, CLI included (e.g. queue mode's). */
@@ -31,6 +27,12 @@ export interface StackOptions {
 	/** Extra environment for the n8n server (e.g. N8N_LOG_LEVEL). */
 	n8nEnv?: Record<string, string>;
 	log?: (line: string) => void;
+}
+
+export interface StackFixtures {
+	credentials: CredentialFixture[];
+	workflows: WorkflowFixture[];
+	activate: string[];
 }
 
 export interface Stack {
@@ -77,7 +79,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 		await installIntoN8n(instance.userFolder, tarball);
 		rmSync(tarball);
 
-		const { credentials, workflows, activate } = options.fixtures(sandbox.info);
+		const { credentials, workflows, activate } = await options.fixtures(sandbox.info);
 		const importDir = join(options.workDir, 'import');
 		mkdirSync(importDir, { recursive: true });
 		writeFileSync(join(importDir, 'credentials.json'), JSON.stringify(credentials));

@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 
-import { POLLING_TRIGGER } from '../lib/fixtures';
 import {
 	CaseWatch,
 	CaseWatchScenario,
-	POLL_FAILED,
+	caseWatchTests,
 	type PollingStack,
 	startPollingStack,
 } from '../lib/polling';
@@ -32,40 +31,5 @@ afterAll(async () => await polling?.stop());
 describe('the polling trigger in real n8n', () => {
 	let scenario: CaseWatchScenario;
 	beforeAll(() => (scenario = new CaseWatchScenario(polling, watch)));
-
-	it('Fetch Test Event shows the cases as they are now, before anything is published', async () => {
-		await scenario.fetchTestEventShowsCurrentCases();
-	});
-
-	it('Fetch Test Event of a poll that gets a 500 shows the error on the trigger', async () => {
-		await scenario.failNextPolls();
-		const test = await watch.fetchTestEvent().finally(() => polling.admin.setFaults({}));
-		expect(test.status).toBe('error');
-		expect(test.data?.resultData.error?.message).toMatch(POLL_FAILED);
-		expect(test.data?.resultData.error?.node?.name).toBe(POLLING_TRIGGER);
-	});
-
-	it('publishing polls at once and emits nothing: the first poll only learns the cases', async () => {
-		await scenario.publishingOnlyLearns();
-	});
-
-	it('emits a new case once', async () => {
-		await scenario.newCaseOnce();
-	});
-
-	it('emits a changed case once, and never the unchanged one', async () => {
-		await scenario.changedCaseOnceUnchangedNever();
-	});
-
-	it('a poll that gets a 500 emits nothing; the change it missed comes once with the next poll', async () => {
-		await scenario.failedPollLosesNothing();
-	});
-
-	it('repeats nothing after n8n restarts', async () => {
-		await scenario.restartRepeatsNothing();
-	});
-
-	it('emits a change made while n8n was down once, when it is back', async () => {
-		await scenario.changeWhileDownOnce();
-	});
+	caseWatchTests(() => scenario);
 });

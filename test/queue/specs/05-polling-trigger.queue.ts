@@ -13,12 +13,13 @@ import { queueEnv, roleLogFile, startWorker } from '../../e2e/lib/queueMode';
 import { PG_BIN, type Service, startRedis } from '../../e2e/lib/services';
 import { loadQueueSuite } from '../setup/context';
 import { ranExecution } from '../setup/executions';
+import { RecordWatches, RecordWatchScenario, recordWatchWorkflows } from '../../e2e/lib/watches';
 
 // The polling trigger in queue mode: the main polls (n8n runs polls on the main only) and saves
 // the trigger's memory in Postgres; each change runs as an execution on a worker. This file
 // restarts the main, so it runs its own main and worker on a database of their own in the suite's
-// Postgres, with a Redis of their own; the scenario is ../../e2e/lib/polling.ts, as in the
-// regular suite.
+// Postgres, with a Redis of their own; the scenarios are ../../e2e/lib/polling.ts (support cases)
+// and ../../e2e/lib/watches.ts (one record watch: GO_BULK quote requests), as in the regular suite.
 const suite = loadQueueSuite();
 const run = promisify(execFile);
 const DATABASE = 'n8n_polling';
@@ -26,6 +27,7 @@ const workDir = join(suite.workDir, 'polling');
 let redis: Service;
 let polling: PollingStack;
 let watch: CaseWatch;
+let records: RecordWatchScenario;
 
 beforeAll(async () => {
 	const log = (line: string) => process.stderr.write(`queue polling: ${line}\n`);
@@ -45,9 +47,11 @@ beforeAll(async () => {
 			redisPort: redis.port,
 		}),
 		others: async (stack) => [await startWorker(stack.instance, 'polling-worker')],
+		workflows: (caseWatch) => recordWatchWorkflows(caseWatch, ['quoteRequest']),
 		log,
 	});
 	watch = new CaseWatch(polling.client, polling.admin, polling.stack.sandbox.info);
+	records = new RecordWatchScenario(polling, new RecordWatches(polling, ['quoteRequest']));
 }, 300_000);
 
 afterAll(async () => {
@@ -85,5 +89,28 @@ describe('the polling trigger in queue mode', () => {
 		await scenario.restartRepeatsNothing();
 		const execution = await scenario.changeWhileDownOnce();
 		expect(ranExecution(workerLog(), execution.id)).toBe(true);
+	});
+});
+
+describe('a quote request watch in queue mode', () => {
+	it('publishing learns the requests on the main; the unknown ID is reported once, on the worker', async () => {
+		const lists = await records.publishingLearnsAndReportsTheUnknownId();
+		expect(ranExecution(workerLog(), lists.quoteRequest[0].id)).toBe(true);
+	});
+
+	it('the operator quotes a request: one item, run by the worker; then a later change, one more', async () => {
+		const quoted = await records.operatorMovesOnce();
+		expect(ranExecution(workerLog(), quoted.quoteRequest[0].id)).toBe(true);
+		await records.laterChangeOnceMore();
+	});
+
+	it('a failed poll loses nothing and repeats nothing', async () => {
+		await records.failedPollsLoseNothing();
+	});
+
+	it('repeats nothing after the main restarts, and emits a change made while it was down once', async () => {
+		await records.restartRepeatsNothing();
+		const lists = await records.changesWhileDownOnce(20);
+		expect(ranExecution(workerLog(), lists.quoteRequest[0].id)).toBe(true);
 	});
 });

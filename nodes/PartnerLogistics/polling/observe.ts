@@ -1,0 +1,155 @@
+import type { IPollFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { eachConcurrently } from '../pipeline/concurrency';
+import { pathOf } from '../pipeline/path';
+import { readListPage, readRecords } from '../pipeline/response';
+import type { RunSettings } from '../pipeline/runSettings';
+import { expectJson, sending, sendRequest, type Sending } from '../pipeline/send';
+import { authenticatedSender } from '../pipeline/transport';
+import type { Observed } from './changes';
+import type { JsonObject } from './digest';
+import { identify } from './identity';
+import type { WatchSettings } from './settings';
+import type { WatchSpec } from './watch';
+
+/** What one poll saw, and what it could not read. */
+export interface Observation {
+	observed: Observed[];
+	/** Listed IDs that could not be read this poll (their memory stays as it was). */
+	unread: string[];
+	/** The first failure among them. */
+	failure?: unknown;
+}
+
+/**
+ * Reads what the watch watches from the API, through the action node's pipeline (pacing,
+ * retries, transport rules, redaction): a list in one request, listed IDs one GET each.
+ */
+export async function observe(
+	context: IPollFunctions,
+	settings: RunSettings,
+	watched: WatchSettings,
+): Promise<Observation> {
+	return watched.ids === undefined
+		? await readList(context, settings, watched, watched.idField!)
+		: await readListed(context, settings, watched.watch, watched.ids);
+}
+
+/** The list operation's request, e.g. GET /partner-api/support-cases?status=&limit=. */
+async function readList(
+	context: IPollFunctions,
+	settings: RunSettings,
+	{ watch, read }: WatchSettings,
+	field: string,
+): Promise<Observation> {
+	const run = runOf(context, settings, watch, `Could not check ${watch.records}:`);
+	const response = await sendRequest(run, {
+		method: 'GET',
+		url: watch.operation.path,
+		qs: watch.query?.(read),
+		itemIndex: 0,
+	});
+	const { records } = readListPage(expectJson(run, response, `a JSON list of ${watch.records}`));
+	return { observed: identified(context, records, field, watch), unread: [] };
+}
+
+/**
+ * The record operation's request for each listed ID, up to Concurrency at a time, paced as one
+ * run. An ID the API answers 404 for is observed as not found; any other failure leaves that ID
+ * unread and the others go on, except one that no other ID would escape (a refused key, a
+ * missing capability, no answer at all): that stops the poll.
+ */
+async function readListed(
+	context: IPollFunctions,
+	settings: RunSettings,
+	watch: WatchSpec,
+	ids: string[],
+): Promise<Observation> {
+	const shared = runOf(context, settings, watch, '');
+	const observed: Array<Observed | undefined> = [];
+	const unread: string[] = [];
+	let failure: unknown;
+	let fatal: unknown;
+	await eachConcurrently(
+		ids.length,
+		settings.pacer.concurrency,
+		async (index) => {
+			const id = ids[index];
+			// One pacer for every ID; each error names its ID.
+			const run: Sending = { ...shared, prefix: `Could not check ${watch.record} ${id}:` };
+			try {
+				const url = pathOf(watch.operation.path, () => id);
+				const response = await sendRequest(run, { method: 'GET', url, itemIndex: 0 });
+				const body = expectJson(run, response, `a JSON ${watch.record} record`);
+				observed[index] = { id, record: oneRecord(body) };
+			} catch (error) {
+				if (error instanceof NodeApiError && error.httpCode === '404') {
+					observed[index] = { id, notFound: error.message };
+				} else if (stopsEveryId(error)) {
+					fatal ??= error;
+				} else {
+					unread.push(id);
+					failure ??= error;
+				}
+			}
+		},
+		{ stop: () => fatal !== undefined },
+	);
+	if (fatal !== undefined) throw fatal;
+	return {
+		observed: observed.filter((seen): seen is Observed => seen !== undefined),
+		unread,
+		failure,
+	};
+}
+
+/** A failure every other ID would meet too: the key refused, a capability missing, no answer. */
+function stopsEveryId(error: unknown): boolean {
+	if (!(error instanceof NodeApiError)) return true;
+	return error.httpCode === '401' || error.httpCode === '403' || !error.httpCode;
+}
+
+/**
+ * The sending of one poll's requests: GETs only (no Idempotency-Key), paced and retried like the
+ * action node's, a 403 read with the operation's capability.
+ */
+function runOf(
+	context: IPollFunctions,
+	settings: RunSettings,
+	watch: WatchSpec,
+	prefix: string,
+): Sending {
+	return sending(
+		context.getNode(),
+		settings,
+		authenticatedSender(context, settings.transport),
+		undefined,
+		{ mutating: false, prefix, capability: watch.operation.capability },
+	);
+}
+
+/** A record answer as one record: an object as it is; anything else under `records`. */
+function oneRecord(body: unknown): JsonObject {
+	const records = readRecords(body);
+	return records.length === 1 ? records[0] : { records };
+}
+
+/** The records with their identities, or the poll fails naming the record without one. */
+function identified(
+	context: IPollFunctions,
+	records: JsonObject[],
+	field: string,
+	watch: WatchSpec,
+): Observed[] {
+	const result = identify(records, field);
+	if ('observed' in result) return result.observed;
+	const { position, fields } = result.unidentified;
+	const shown = fields.slice(0, 20).join(', ') + (fields.length > 20 ? ', …' : '');
+	const label = 'idField' in watch.identity ? watch.identity.idField.displayName : 'the ID field';
+	throw new NodeOperationError(
+		context.getNode(),
+		`The ${watch.record} at position ${position} of the API's answer has no usable "${field}", so changes cannot be told apart. Set ${label} to the field that identifies a ${watch.record}.`,
+		{ description: `Its fields: ${shown || '(none)'}. Nothing was emitted or remembered.` },
+	);
+}

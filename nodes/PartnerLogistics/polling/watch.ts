@@ -1,0 +1,78 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import type { OperationSpec } from '../pipeline/operation';
+
+/** Reads one of the trigger's parameters (its value as saved, expressions resolved). */
+export type PollParameterReader = (name: string) => unknown;
+
+/**
+ * One thing the polling trigger can watch, declared as an operation is: the operation whose GET
+ * it reuses, how a record is told apart, and its own fields. `polling/` runs every watch the same
+ * way; what counts as a change (the whole record, or the fields the user names) is the trigger's
+ * choice for every watch. A watch's file holds its whole contract; `watches/index.ts` lists it.
+ */
+export interface WatchSpec {
+	/** Trigger On, as the picker shows it: "New or Changed Quote Request (GO_BULK)". */
+	name: string;
+	/** Trigger On's value: saved in workflows, so never renamed. */
+	value: string;
+	/** Sentence case, for n8n's node panel: "On new or changed quote request". */
+	action: string;
+	description: string;
+	/** The canvas subtitle: "Quote requests". */
+	subtitle: string;
+	/** What one record is and what several are, for messages: "quote request", "quote requests". */
+	record: string;
+	records: string;
+	/**
+	 * The operation whose GET the watch sends: a list operation is read once per poll, a record
+	 * operation once per listed ID.
+	 */
+	operation: OperationSpec;
+	/**
+	 * How a record is told apart: a list's records by an ID field of theirs (a parameter, its
+	 * default inferred where the spec shows no record fields), a record by the ID it was read by
+	 * (the parameter listing them).
+	 */
+	identity: { idField: INodeProperties } | { listedIds: INodeProperties };
+	/** The query of a list watch's request, from the trigger's parameters. */
+	query?: (read: PollParameterReader) => IDataObject;
+	/**
+	 * What narrows the records watched, for the memory's key: changing it starts over with a
+	 * first poll (a support case watch's Status; not its Limit).
+	 */
+	narrowedBy?: (read: PollParameterReader) => string;
+	/** Further fields of the watch, e.g. the Status and Limit of a list. */
+	fields?: INodeProperties[];
+}
+
+/** Text of a parameter, trimmed; empty when not set. */
+export const textOf = (value: unknown): string =>
+	value === undefined || value === null ? '' : String(value).trim();
+
+/**
+ * The parameter listing the IDs a record watch reads, one GET each per poll: text separated by
+ * commas, spaces or new lines, or an expression giving a list.
+ */
+export function listedIdsField(
+	name: string,
+	displayName: string,
+	what: string,
+	example: string,
+	hint: string,
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: `e.g. ${example}`,
+		description: `The ${what} to look up on each poll, separated by commas, spaces or new lines; an expression may also give a list`,
+		hint,
+	};
+}
+
+/** What the hints of the record watches say about IDs the API cannot find. */
+export const NOT_FOUND_HINT =
+	'An ID the API answers 404 for is reported once as an item with change "notFound"; the others go on.';

@@ -1,0 +1,22 @@
+import { paymentGet } from '../../resources/payment/get';
+import { listedIdsField, NOT_FOUND_HINT, type WatchSpec } from '../watch';
+
+export const paymentWatch: WatchSpec = {
+	name: 'New or Changed Payment',
+	value: 'payment',
+	action: 'On new or changed payment',
+	description: 'Looks up the status of each payment reference you list, on every poll',
+	subtitle: 'Payments',
+	record: 'payment',
+	records: 'payment references',
+	operation: paymentGet,
+	identity: {
+		listedIds: listedIdsField(
+			'references',
+			'Payment References',
+			'payment references',
+			'pay_123, pay_456',
+			`Each payment is identified by the reference you list, the one its lookup takes. ${NOT_FOUND_HINT}`,
+		),
+	},
+};

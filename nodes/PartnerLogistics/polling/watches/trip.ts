@@ -1,0 +1,22 @@
+import { trackingGetTrip } from '../../resources/tracking/getTrip';
+import { listedIdsField, NOT_FOUND_HINT, type WatchSpec } from '../watch';
+
+export const tripWatch: WatchSpec = {
+	name: 'New or Changed Trip',
+	value: 'trip',
+	action: 'On new or changed trip',
+	description: 'Looks up each haulage trip you list (Tracking › Get Trip), on every poll',
+	subtitle: 'Trips',
+	record: 'trip',
+	records: 'trips',
+	operation: trackingGetTrip,
+	identity: {
+		listedIds: listedIdsField(
+			'tripIds',
+			'Trip IDs',
+			'trip IDs',
+			'trip_123',
+			`A trip's ID comes with its truck assignment. ${NOT_FOUND_HINT}`,
+		),
+	},
+};

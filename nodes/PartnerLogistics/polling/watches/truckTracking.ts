@@ -1,0 +1,23 @@
+import { trackingGetTruck } from '../../resources/tracking/getTruck';
+import { listedIdsField, NOT_FOUND_HINT, type WatchSpec } from '../watch';
+
+export const truckTrackingWatch: WatchSpec = {
+	name: 'New or Changed Truck Tracking',
+	value: 'truckTracking',
+	action: 'On new or changed truck tracking',
+	description:
+		'Looks up the tracking of each truck assignment you list (Tracking › Get Truck), on every poll',
+	subtitle: 'Truck tracking',
+	record: 'truck assignment',
+	records: 'truck assignments',
+	operation: trackingGetTruck,
+	identity: {
+		listedIds: listedIdsField(
+			'assignmentIds',
+			'Assignment IDs',
+			'truck assignment IDs',
+			'asg_123',
+			`A truck that reports its position often changes at every poll: set Changes That Count to the fields you follow, e.g. status. ${NOT_FOUND_HINT}`,
+		),
+	},
+};
