@@ -2,8 +2,14 @@
 export const WINDOW_MS = 1000;
 /** Before the API has refused anything: requests in flight at first, every run on the key together. */
 const FIRST_IN_FLIGHT = 4;
-/** ...doubled after each stretch this long in which they were all in use and none was refused. */
+/**
+ * ...doubled after each stretch this long in which they were all in use, none was refused and the
+ * round trips stayed near the shortest seen: more in flight only helps while answers wait on the
+ * network, not on n8n's own work (on loopback, a few keep n8n busy and more only wait in line).
+ */
 const GROW_EVERY_MS = 500;
+/** Round trips "near the shortest" are at most this many times it, plus a few ms. */
+const QUEUED_ROUND_TRIP = 2;
 /** Concurrency's own maximum: beyond it the in-flight allowance no longer limits anyone. */
 const MAX_IN_FLIGHT = 100;
 /** A 429 while paced lowers the limit to this share, unless the API said its limit. */
@@ -21,8 +27,10 @@ const CLIMB_AFTER_MS = 2000;
 const MAX_CLIMB_AFTER_MS = 16_000;
 /** Within a window, starts may come at twice the limit's average pace: half-size bursts. */
 const SPREAD = 2;
-/** Round trips whose spread sets the margin between a start and the one it replaces. */
-const ROUND_TRIPS_KEPT = 32;
+/** Round trips looked at to tell whether answers queue. */
+const ROUND_TRIPS_KEPT = 8;
+/** The most a slow answer adds to the time its start holds a place in the window. */
+const MAX_EXTRA_MS = WINDOW_MS;
 /** The longest an exhausted quota (X-RateLimit-Remaining: 0) holds the starts, as Retry-After. */
 const MAX_QUOTA_WAIT_MS = 60_000;
 
@@ -61,14 +69,14 @@ export interface Slot {
  * requests in flight count for all.
  *
  * - Before the API has refused anything, FIRST_IN_FLIGHT requests are in flight at once, doubling
- *   every GROW_EVERY_MS in which they were all in use: the first 429 of a slow API finds few others
- *   already sent, and a fast API is soon sent to at Concurrency. Light use (a poll) does not raise
- *   it; once raised, it stays: a later run against an API that has refused nothing starts at
- *   Concurrency.
+ *   every GROW_EVERY_MS in which they were all in use while answers did not queue: the first 429
+ *   of a slow API finds few others already sent, and a fast API far away is soon sent to at
+ *   Concurrency. Light use (a poll) does not raise it; once raised, it stays: a later run against
+ *   an API that has refused nothing starts where the last one got to, with no ramp.
  * - A 429 teaches the limit: what the API accepted in the last window, or the limit it states
- *   (X-RateLimit-Limit) when that is not more than it accepted. From then on the starts of any
- *   window never exceed it, a window after the start each replaces (plus the spread of round
- *   trips, so arrivals keep the order of starts). A later run starts at it.
+ *   (X-RateLimit-Limit) when that is not more than it accepted. From then on the starts the API
+ *   still counts never exceed it (a start counts a window after it left, longer when its answer
+ *   was slow to come back). A later run starts at it.
  * - The limit is a belief, not a ceiling. A 429 while paced lowers it. Below the best limit the
  *   API took (or the one it states), one request more than the limit is tried every second or two;
  *   accepted, the limit is back. At the best, unless the API states it, one more is tried now and
@@ -105,11 +113,13 @@ export class KeyLimit {
 	private allowance = FIRST_IN_FLIGHT;
 	private allowanceSince: number;
 	private allowanceUsed = false;
-	private readonly starts: number[] = [];
+	/** The starts of the last two windows: when each left, when its answer came, if refused. */
+	private readonly starts: Array<{ at: number; seq: number; doneAt?: number; refused?: true }> = [];
 	private lastStartAt = -Infinity;
 	private readonly acceptedAt: number[] = [];
-	/** The last round trips: how much they vary. */
+	/** The last round trips: how much they vary, and whether answers queue. */
 	private readonly roundTrips: number[] = [];
+	private shortestRoundTrip = Infinity;
 	/** The last time anything was started or answered: the owner forgets the longest idle first. */
 	lastUsedAt: number;
 
@@ -140,11 +150,12 @@ export class KeyLimit {
 	started(at: number, probe: boolean): Start {
 		this.inFlight++;
 		if (probe) this.probing = true;
-		this.starts.push(at);
-		while (this.starts[0] <= at - 2 * WINDOW_MS) this.starts.shift(); // a window, and the margin
+		const seq = ++this.seq;
+		this.starts.push({ at, seq });
+		while (this.starts[0].at <= at - WINDOW_MS - MAX_EXTRA_MS) this.starts.shift();
 		this.lastStartAt = at;
 		this.lastUsedAt = at;
-		return { at, probe, seq: ++this.seq };
+		return { at, probe, seq };
 	}
 
 	/** The request started at `start` was answered without a 429. */
@@ -179,7 +190,7 @@ export class KeyLimit {
 		{ waitMs, headers = {} }: { waitMs?: number; headers?: RateHeaders } = {},
 	): void {
 		const now = this.clock.now();
-		this.settle(now, start);
+		this.settle(now, start, true);
 		this.heard(now, start, headers);
 		const told = headers.limit;
 		const accepted = this.acceptedAt.filter((at) => at > now - WINDOW_MS).length;
@@ -230,10 +241,16 @@ export class KeyLimit {
 		return this.inFlight === 0;
 	}
 
-	private settle(now: number, start: Start): void {
+	private settle(now: number, start: Start, refused = false): void {
 		this.inFlight = Math.max(0, this.inFlight - 1);
+		const entry = this.starts[start.seq - (this.starts[0]?.seq ?? 0)];
+		if (entry?.seq === start.seq) {
+			entry.doneAt = now;
+			if (refused) entry.refused = true; // the API did not count it
+		}
 		this.roundTrips.push(now - start.at);
 		if (this.roundTrips.length > ROUND_TRIPS_KEPT) this.roundTrips.shift();
+		this.shortestRoundTrip = Math.min(this.shortestRoundTrip, now - start.at);
 		this.lastUsedAt = now;
 	}
 
@@ -249,44 +266,49 @@ export class KeyLimit {
 		}
 	}
 
-	/** Starts after the time `at`. */
-	private startsAfter(at: number): number {
-		let count = 0;
-		for (let i = this.starts.length - 1; i >= 0 && this.starts[i] > at; i--) count++;
-		return count;
-	}
-
-	/** The in-flight allowance before the API has refused anything, doubled while it was used up. */
+	/**
+	 * The in-flight allowance before the API has refused anything: doubled while it was used up and
+	 * answers did not queue.
+	 */
 	private inFlightAllowance(now: number): number {
 		if (now - this.allowanceSince >= GROW_EVERY_MS) {
-			if (this.allowanceUsed) this.allowance = Math.min(MAX_IN_FLIGHT, this.allowance * 2);
+			if (this.allowanceUsed && !this.queued()) {
+				this.allowance = Math.min(MAX_IN_FLIGHT, this.allowance * 2);
+			}
 			this.allowanceUsed = false;
 			this.allowanceSince = now;
 		}
 		return this.allowance;
 	}
 
-	/**
-	 * How much later than a window a start goes than the one it replaces, so it also arrives a
-	 * window later: as much as the last round trips varied (one slow answer is soon forgotten).
-	 */
-	private margin(): number {
-		const spread = this.roundTrips.length
-			? Math.max(...this.roundTrips) - Math.min(...this.roundTrips)
-			: 0;
-		return Math.min(250, spread + 5);
+	/** The last round trips took well over the shortest: answers wait, not for the network. */
+	private queued(): boolean {
+		const last = this.roundTrips.slice(-8).sort((a, b) => a - b);
+		const typical = last[Math.floor(last.length / 2)] ?? 0;
+		return typical > QUEUED_ROUND_TRIP * this.shortestRoundTrip + 5;
 	}
 
 	/**
-	 * When the learned limit allows the next start: a window after the start it replaces, or now
-	 * for a probe (one request more than the limit).
+	 * When the learned limit allows the next start: once fewer than `limit` of the key's starts are
+	 * still counted by the API, or now for a probe (one request more than the limit). A start counts
+	 * a window after it left, plus however much longer than the shortest its round trip took (it
+	 * may have reached the API that much later: a busy event loop, a slow first connection), capped;
+	 * one the API refused does not count.
 	 */
 	private windowSlot(now: number): Slot {
 		const limit = this.limit!;
-		const span = WINDOW_MS + this.margin();
 		const spaced = this.lastStartAt + WINDOW_MS / (limit * SPREAD);
-		if (this.startsAfter(now - span) < limit) return { at: spaced, probe: false };
-		const replaced = this.starts[this.starts.length - limit] + span;
+		const shortest = Number.isFinite(this.shortestRoundTrip) ? this.shortestRoundTrip : 0;
+		const frees: number[] = [];
+		for (const start of this.starts) {
+			if (start.refused) continue;
+			const late = Math.min(MAX_EXTRA_MS, Math.max(0, (start.doneAt ?? now) - start.at - shortest));
+			const free = start.at + WINDOW_MS + late + 5;
+			if (free > now) frees.push(free);
+		}
+		if (frees.length < limit) return { at: spaced, probe: false };
+		frees.sort((a, b) => a - b);
+		const replaced = frees[frees.length - limit];
 		if (replaced > now && this.probeDue(now)) return { at: spaced, probe: true };
 		return { at: Math.max(spaced, replaced), probe: false };
 	}
