@@ -3,13 +3,15 @@ export const WINDOW_MS = 1000;
 /** Before the API has refused anything: requests in flight at first, every run on the key together. */
 const FIRST_IN_FLIGHT = 4;
 /**
- * ...doubled after each stretch this long in which they were all in use, none was refused and the
- * round trips stayed near the shortest seen: more in flight only helps while answers wait on the
- * network, not on n8n's own work (on loopback, a few keep n8n busy and more only wait in line).
+ * ...doubled after each stretch this long in which they were all in use and none was refused, as
+ * long as the round trips stayed near the shortest seen or a whole window has gone by without a
+ * 429. Close by, answers queue behind n8n's own work and a few in flight keep it busy: more would
+ * only be more requests out when the first 429 comes. Once the API has taken a whole window's
+ * worth, the allowance grows regardless, so later runs go at Concurrency.
  */
 const GROW_EVERY_MS = 500;
-/** Round trips "near the shortest" are at most this many times it, plus a few ms. */
-const QUEUED_ROUND_TRIP = 2;
+/** Round trips "near the shortest" are at most this many times it, plus a couple of ms. */
+const QUEUED_ROUND_TRIP = 1.5;
 /** Concurrency's own maximum: beyond it the in-flight allowance no longer limits anyone. */
 const MAX_IN_FLIGHT = 100;
 /** A 429 while paced lowers the limit to this share, unless the API said its limit. */
@@ -69,10 +71,10 @@ export interface Slot {
  * requests in flight count for all.
  *
  * - Before the API has refused anything, FIRST_IN_FLIGHT requests are in flight at once, doubling
- *   every GROW_EVERY_MS in which they were all in use while answers did not queue: the first 429
- *   of a slow API finds few others already sent, and a fast API far away is soon sent to at
- *   Concurrency. Light use (a poll) does not raise it; once raised, it stays: a later run against
- *   an API that has refused nothing starts where the last one got to, with no ramp.
+ *   every GROW_EVERY_MS in which they were all in use (in the first window, only while answers did
+ *   not queue): the first 429 of a slow API finds few others already sent, and a fast API is soon
+ *   sent to at Concurrency. Light use (a poll) does not raise it; once raised, it stays: a later
+ *   run against an API that has refused nothing starts at Concurrency.
  * - A 429 teaches the limit: what the API accepted in the last window, or the limit it states
  *   (X-RateLimit-Limit) when that is not more than it accepted. From then on the starts the API
  *   still counts never exceed it (a start counts a window after it left, longer when its answer
@@ -112,6 +114,7 @@ export class KeyLimit {
 	private inFlight = 0;
 	private allowance = FIRST_IN_FLIGHT;
 	private allowanceSince: number;
+	private firstStartAt: number | undefined;
 	private allowanceUsed = false;
 	/** The starts of the last two windows: when each left, when its answer came, if refused. */
 	private readonly starts: Array<{ at: number; seq: number; doneAt?: number; refused?: true }> = [];
@@ -148,6 +151,7 @@ export class KeyLimit {
 
 	/** Records a start at `at` the slot allowed. */
 	started(at: number, probe: boolean): Start {
+		this.firstStartAt ??= at;
 		this.inFlight++;
 		if (probe) this.probing = true;
 		const seq = ++this.seq;
@@ -272,7 +276,8 @@ export class KeyLimit {
 	 */
 	private inFlightAllowance(now: number): number {
 		if (now - this.allowanceSince >= GROW_EVERY_MS) {
-			if (this.allowanceUsed && !this.queued()) {
+			const windowTaken = now - (this.firstStartAt ?? now) >= WINDOW_MS;
+			if (this.allowanceUsed && (windowTaken || !this.queued())) {
 				this.allowance = Math.min(MAX_IN_FLIGHT, this.allowance * 2);
 			}
 			this.allowanceUsed = false;
@@ -285,7 +290,7 @@ export class KeyLimit {
 	private queued(): boolean {
 		const last = this.roundTrips.slice(-8).sort((a, b) => a - b);
 		const typical = last[Math.floor(last.length / 2)] ?? 0;
-		return typical > QUEUED_ROUND_TRIP * this.shortestRoundTrip + 5;
+		return typical > QUEUED_ROUND_TRIP * this.shortestRoundTrip + 2;
 	}
 
 	/**
