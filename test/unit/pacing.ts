@@ -41,6 +41,9 @@ export interface ApiOptions {
 	headers?: 'on429' | 'always' | 'none';
 }
 
+/** A node run of `items`, with its own settings, in this process or another (`process`). */
+export type Batch = { items: number; process?: number } & Partial<PacerSettings>;
+
 export interface RunResult {
 	/** From the run's first request asked for to its last answer. */
 	timeMs: number;
@@ -83,8 +86,11 @@ export class PacedApi {
 
 	random = () => (this.seed = (this.seed * 16807) % 2147483647) / 2147483647;
 
-	/** Runs these batches on the key at once, each a node run of `items` with its own settings. */
-	async runs(batches: Array<{ items: number } & Partial<PacerSettings>>): Promise<RunResult[]> {
+	/**
+	 * Runs these batches on the key at once, each a node run of `items` with its own settings; a
+	 * batch with `process` set runs in another n8n process (a queue-mode worker): its own pacer.
+	 */
+	async runs(batches: Batch[]): Promise<RunResult[]> {
 		let running = batches.length;
 		const results = batches.map(async (batch) => {
 			const result = await this.batch(batch);
@@ -138,9 +144,17 @@ export class PacedApi {
 		};
 	}
 
-	private async batch({ items, ...settings }: { items: number } & Partial<PacerSettings>) {
+	/** The key's pacer in each other process, made on first use. */
+	private readonly processes = new Map<number, KeyPacer>();
+
+	private async batch({ items, process, ...settings }: Batch) {
 		const { clock } = this;
-		const pacer = new Pacer(this.key, { concurrency: 20, maxPerSecond: 0, ...settings }, clock);
+		let key = this.key;
+		if (process !== undefined) {
+			key = this.processes.get(process) ?? new KeyPacer(new KeyLimit(clock), clock);
+			this.processes.set(process, key);
+		}
+		const pacer = new Pacer(key, { concurrency: 20, maxPerSecond: 0, ...settings }, clock);
 		const began = clock.now();
 		const { latencyMs } = this.options;
 		const hop = () => clock.wait(latencyMs * (0.9 + 0.2 * this.random()) + this.random());

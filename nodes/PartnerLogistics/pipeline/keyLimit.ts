@@ -80,15 +80,17 @@ export interface Slot {
  *   still counts never exceed it (a start counts a window after it left, longer when its answer
  *   was slow to come back). A later run starts at it.
  * - The limit is a belief, not a ceiling. A 429 while paced lowers it. Below the best limit the
- *   API took (or the one it states), one request more than the limit is tried every second or two;
- *   accepted, the limit is back. At the best, unless the API states it, one more is tried now and
- *   then (rarely once refused), and each one accepted raises the limit by one and tries the next
- *   as soon as the window is full again: a limit learned while others used the key climbs back,
- *   one request per round trip, once they stop.
+ *   API took, one request more than the limit is tried every second or two; accepted, the limit
+ *   is back at the best. At the best, unless the API states that is its limit, one more is tried
+ *   now and then (rarely once refused), and each one accepted raises the limit by one and tries
+ *   the next as soon as the window is full again: a limit learned while others used the key
+ *   climbs back, one request per round trip, once they stop.
  * - A 429 before any request was accepted (others used the key's quota) teaches nothing: every
  *   start waits as the API asked.
- * - When the API says what remains of its quota (X-RateLimit-Remaining), no more than that starts
- *   before its reset: that counts senders this process cannot see (other queue-mode workers).
+ * - When the API says what remains of its quota (X-RateLimit-Remaining), that counts senders this
+ *   process cannot see (other queue-mode workers): before a limit is known no more than that
+ *   starts before its reset, an answer saying nothing remains teaches the limit without a 429,
+ *   and no request beyond the limit is tried while the API says its window is full.
  *
  * Single-threaded JavaScript makes each check-and-reserve atomic: no await sits between them.
  */
@@ -133,17 +135,16 @@ export class KeyLimit {
 
 	/** When the next start may go, as far as the key is concerned. */
 	slot(now: number): Slot {
-		let at = this.pausedUntil;
+		const at = this.pausedUntil;
 		if (this.quota && now >= this.quota.until) this.quota = undefined;
-		if (this.quota && this.seq - this.quota.after >= this.quota.remaining) {
-			at = Math.max(at, this.quota.until);
-		}
 		if (this.limit === undefined) {
-			if (!this.quota && this.inFlight >= this.inFlightAllowance(now)) {
+			if (this.inFlight >= this.inFlightAllowance(now)) {
 				this.allowanceUsed = true;
 				return { at: Infinity, probe: false };
 			}
-			return { at, probe: false };
+			// Before a limit is known, no more than the API says remains (others may use the key).
+			const spent = this.quota && this.seq - this.quota.after >= this.quota.remaining;
+			return { at: spent ? Math.max(at, this.quota!.until) : at, probe: false };
 		}
 		const window = this.windowSlot(now);
 		return { at: Math.max(at, window.at), probe: window.probe };
@@ -169,12 +170,16 @@ export class KeyLimit {
 		this.acceptedAt.push(now);
 		while (this.acceptedAt.length && this.acceptedAt[0] <= now - WINDOW_MS) this.acceptedAt.shift();
 		this.heard(now, start, headers);
+		if (this.limit === undefined && headers.remaining === 0) {
+			// The API says its window is full: the limit, learned without a 429.
+			this.learn(now, headers.limit);
+			return;
+		}
 		if (!start.probe || this.limit === undefined) return;
 		this.probing = false;
-		if (this.limit < this.ceiling()) {
-			// A request beyond the limit went through: back to the best one known, or, below the
-			// limit the API states, twice as many (others may have used the key before).
-			this.limit = this.limit < this.best ? this.best : Math.min(this.ceiling(), this.limit * 2);
+		if (this.limit < this.best) {
+			// A request beyond the limit went through: back to the best one the API took.
+			this.limit = this.best;
 			this.returnAfter = RETURN_AFTER_MS;
 		} else {
 			// One more than the best went through: the API takes more now (another sender stopped).
@@ -204,11 +209,10 @@ export class KeyLimit {
 			this.pausedUntil = Math.max(this.pausedUntil, now + (waitMs ?? WINDOW_MS));
 			return;
 		}
-		const said = told !== undefined && told <= accepted + 1 ? told : undefined;
 		if (start.probe) {
 			// Not more yet: try again later, later each time.
 			this.probing = false;
-			if (this.limit !== undefined && this.limit < this.ceiling()) {
+			if (this.limit !== undefined && this.limit < this.best) {
 				this.returnAfter = Math.min(MAX_RETURN_AFTER_MS, this.returnAfter * 1.5);
 			} else {
 				this.climbAfter = Math.min(MAX_CLIMB_AFTER_MS, 2 * this.climbAfter || CLIMB_AFTER_MS);
@@ -216,9 +220,10 @@ export class KeyLimit {
 			this.changedAt = now;
 			return;
 		}
+		const said = told !== undefined && told <= accepted + 1 ? told : undefined;
 		if (this.limit === undefined) {
-			this.limit = said ?? Math.max(1, accepted);
-			this.best = this.limit;
+			this.learn(now, told);
+			return;
 		} else if (start.at >= this.changedAt) {
 			// The limit dropped, or others use the key: lower it.
 			this.limit = Math.max(1, Math.min(this.limit - 1, said ?? Math.floor(this.limit * DECREASE)));
@@ -226,6 +231,17 @@ export class KeyLimit {
 		} else {
 			return; // sent before the limit last changed: it teaches nothing new
 		}
+		this.changedAt = now;
+	}
+
+	/**
+	 * The first limit: what the API accepted in the last window, or the limit it states when that
+	 * is not more than it accepted (a per-hour limit is not a per-second one).
+	 */
+	private learn(now: number, told: number | undefined): void {
+		const accepted = this.acceptedAt.filter((at) => at > now - WINDOW_MS).length;
+		this.limit = told !== undefined && told <= accepted + 1 ? told : Math.max(1, accepted);
+		this.best = this.limit;
 		this.changedAt = now;
 	}
 
@@ -318,15 +334,12 @@ export class KeyLimit {
 		return { at: Math.max(spaced, replaced), probe: false };
 	}
 
-	/** As high as returns go: the best limit the API took, or the one it states if higher. */
-	private ceiling(): number {
-		return Math.max(this.best, this.stated ?? 0);
-	}
-
 	private probeDue(now: number): boolean {
 		if (this.probing) return false;
 		const limit = this.limit!;
-		if (limit < this.ceiling()) return now - this.changedAt >= this.returnAfter;
+		// When the API says what remains, one more is tried only while it says there is room.
+		if (this.quota && this.seq - this.quota.after >= this.quota.remaining) return false;
+		if (limit < this.best) return now - this.changedAt >= this.returnAfter;
 		if (this.stated !== undefined && limit >= this.stated) return false; // the API said so
 		return now - this.changedAt >= this.climbAfter;
 	}
