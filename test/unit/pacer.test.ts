@@ -1,4 +1,9 @@
-import { KeyLimit, type Clock, type Start } from '../../nodes/PartnerLogistics/pipeline/keyLimit';
+import {
+	KeyLimit,
+	rateHeadersOf,
+	type Clock,
+	type Start,
+} from '../../nodes/PartnerLogistics/pipeline/keyLimit';
 import { KeyPacer, Pacer, type PacerSettings } from '../../nodes/PartnerLogistics/pipeline/pacer';
 import { PacedApi, rateLimitedBatch } from './pacing';
 
@@ -243,6 +248,30 @@ test('an answer saying nothing remains (X-RateLimit-Remaining: 0) teaches the li
 		pacer.accepted((await pacer.nextStart())!, { limit: 10, remaining: 9 - i });
 	pacer.accepted((await pacer.nextStart())!, { limit: 10, remaining: 0 });
 	expect(key.limit.rate).toBe(10);
+});
+
+test('rate headers: X-RateLimit-* or the IETF draft RateLimit-*, a reset in seconds or as an epoch second', () => {
+	const now = 1_700_000_000_000;
+	expect(
+		rateHeadersOf(
+			{ 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1' },
+			now,
+		),
+	).toEqual({ limit: 50, remaining: 0, resetMs: 1000 });
+	expect(rateHeadersOf({ 'ratelimit-limit': '10', 'ratelimit-reset': '1700000003' }, now)).toEqual({
+		limit: 10,
+		remaining: undefined,
+		resetMs: 3000,
+	});
+	// Nothing said, or nothing readable, is nothing known.
+	expect(rateHeadersOf({}, now)).toEqual({});
+	expect(
+		rateHeadersOf({
+			'x-ratelimit-limit': '0',
+			'x-ratelimit-remaining': ' ',
+			'x-ratelimit-reset': 'soon',
+		}),
+	).toEqual({ limit: undefined, remaining: undefined, resetMs: undefined });
 });
 
 describe('one key, several runs at once', () => {

@@ -12,7 +12,8 @@ import {
 	type ApiErrorText,
 } from './errors';
 import { refusesForGood, type RunKeys } from './keys';
-import { Pacer, type RateHeaders } from './pacer';
+import { rateHeadersOf } from './keyLimit';
+import { Pacer } from './pacer';
 import { pacerClock, pacerOf } from './pacers';
 import { MAX_RETRY_DELAY_MS, Retries, type Attempt, type RetryDecision } from './retry';
 import type { RunSettings } from './runSettings';
@@ -77,7 +78,7 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 		if (!start) throw apiError(run, undefined, tooLongToWait(run, pacer.blockedUntil));
 		const exchange = await sendApiRequest(run.send, settings.transport, request);
 		const response = 'response' in exchange ? exchange.response : undefined;
-		const rate = response && rateHeaders(response);
+		const rate = response && rateHeadersOf(response.headers);
 		if (response && response.status !== 429) pacer.accepted(start, rate);
 		else if (!response) pacer.failed(start);
 		if (response && response.status < 300) {
@@ -119,27 +120,6 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 			failureText(run, exchange.response, decision, retries.count, request),
 		);
 	}
-}
-
-/**
- * What an answer says of the key's limit, when it does (X-RateLimit-*, or RateLimit-* of the IETF
- * draft): the spec shows no rate-limit header, so each is read only as a hint the pacer checks. A
- * reset is seconds from now, or (above a billion) the epoch second it happens at.
- */
-function rateHeaders({ headers }: ApiResponse): RateHeaders {
-	const read = (name: string) => {
-		const text = headers[`x-ratelimit-${name}`] ?? headers[`ratelimit-${name}`];
-		const value = text === undefined || text.trim() === '' ? NaN : Number(text);
-		return Number.isFinite(value) && value >= 0 ? value : undefined;
-	};
-	const limit = read('limit');
-	const reset = read('reset');
-	return {
-		limit: limit && limit >= 1 ? Math.floor(limit) : undefined,
-		remaining: read('remaining'),
-		resetMs:
-			reset === undefined ? undefined : reset > 1e9 ? reset * 1000 - Date.now() : reset * 1000,
-	};
 }
 
 /** A start that could not come within the patience of an agent's tool call. */
