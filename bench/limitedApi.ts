@@ -7,6 +7,7 @@ import type { OrgState } from '../test/e2e/lib/sandbox';
 import { postAll } from './partnerApi';
 import { routeBodies, type Route } from './routes';
 import type { BenchStack } from './stack';
+import type { WorkflowName } from './workflows';
 
 /** The API's limit over a run: [ms after the run is posted, accepted requests per second]. */
 export type Schedule = Array<[atMs: number, perSecond: number]>;
@@ -129,3 +130,72 @@ function acceptedTimes(log: LogEntry[]): number[] {
 		.map((entry) => entry.at)
 		.sort((a, b) => a - b);
 }
+
+/** What the API saw of one run of payments, and what was wrong with it. */
+export interface PaymentsOutcome {
+	floorMs: number;
+	/** From the first POST to the last answer. */
+	wallMs: number;
+	/** Requests that reached the API during the run (every path `requests` matches). */
+	requests: number;
+	status429: number;
+	/** The most requests the API accepted in any rolling second (at most the limit). */
+	peak: number;
+	problems: string[];
+}
+
+/**
+ * `executions` executions of `payments` Booking › Pay items each (bookings made first, untimed),
+ * posted at the same moment to `workflow`, against the API limited to `perSecond`.
+ */
+export async function paymentsAtOnce(
+	stack: BenchStack,
+	{
+		executions,
+		payments,
+		perSecond,
+		label,
+		workflow = 'bookingPay',
+		latencyMs = 0,
+		headers = false,
+	}: {
+		executions: number;
+		payments: number;
+		perSecond: number;
+		label: string;
+		workflow?: WorkflowName;
+		latencyMs?: number;
+		headers?: boolean;
+	},
+): Promise<PaymentsOutcome> {
+	await stack.admin.post('/reset');
+	const lists: Array<Array<{ bookingId: string }>> = [];
+	for (let i = 0; i < executions; i++) {
+		const { bookingIds } = await prepare(stack, payments, `${label}-${i}`);
+		lists.push(bookingIds.map((bookingId) => ({ bookingId })));
+	}
+	const { started } = await limitFromNow(stack, [[0, perSecond]], { latencyMs, headers });
+	const results = await stack.runAtOnce(workflow, lists);
+	await stack.admin.post('/rate-limit', { perSecond: null });
+	const api = await apiLog(stack, PAYMENT_REQUESTS, started);
+	const total = executions * payments;
+	const paid = results
+		.flatMap((r) => r.output)
+		.filter((item) => typeof item.paymentReference === 'string');
+	return {
+		floorMs: floorMs([[0, perSecond]], total) + 2 * latencyMs,
+		wallMs: results[0].wallMs,
+		requests: api.requests,
+		status429: api.refused,
+		peak: peakPerSecond(api.log),
+		problems: [
+			paid.length !== total &&
+				`${paid.length} of ${total} paid (${results.find((r) => r.error)?.error ?? ''})`,
+			api.payments !== total && `${api.payments} payments recorded`,
+			api.bookingsPaid !== api.payments && 'a booking was paid twice',
+		].filter((problem): problem is string => !!problem),
+	};
+}
+
+/** Booking › Pay's requests in the API's log. */
+export const PAYMENT_REQUESTS = /^\/partner-api\/bookings\/[^/]+\/payment$/;

@@ -4,7 +4,15 @@
 // scenario's first run follows a restart of n8n (nothing learned of the key); the later ones start
 // from what the first taught.
 // Run alone: npx ts-node --transpile-only --prefer-ts-exts bench/payments.ts
-import { apiLog, floorMs, limitFromNow, prepare, recoveryMs, type Schedule } from './limitedApi';
+import {
+	apiLog,
+	floorMs,
+	limitFromNow,
+	PAYMENT_REQUESTS,
+	prepare,
+	recoveryMs,
+	type Schedule,
+} from './limitedApi';
 import { BenchFailure, median, runWhenMain, seconds } from './report';
 import { type BenchStack, withBenchStack } from './stack';
 
@@ -19,7 +27,6 @@ const LOOPBACK = { floorRatio: 1.05, share429: 0.02 };
 const AWAY = { floorRatio: 1.1, share429: 0.02 };
 /** The halved limit's restore: back at the full rate within this. */
 const RECOVERY_MS = 2000;
-const PAYMENT_PATH = /^\/partner-api\/bookings\/[^/]+\/payment$/;
 
 interface Scenario {
 	name: string;
@@ -79,7 +86,7 @@ async function payAll(
 	await stack.admin.post('/rate-limit', { perSecond: null });
 	const paid = result.output.filter((item) => typeof item.paymentReference === 'string');
 	const errorItem = result.output.find((item) => item.error !== undefined);
-	const api = await apiLog(stack, PAYMENT_PATH);
+	const api = await apiLog(stack, PAYMENT_REQUESTS);
 	const restored = scenario.schedule.at(-1)!;
 	return {
 		scenario,

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 
 import { queueEnv, startWorker } from '../test/e2e/lib/queueMode';
 import { startPostgres, startRedis } from '../test/e2e/lib/services';
-import { apiLog, floorMs, limitFromNow, peakPerSecond, prepare } from './limitedApi';
+import { paymentsAtOnce, type PaymentsOutcome } from './limitedApi';
 import { BenchFailure, runWhenMain, seconds } from './report';
 import { type BenchStack, startBenchStack } from './stack';
 import type { WorkflowName } from './workflows';
@@ -21,7 +21,6 @@ const PAYMENTS = 300;
 const LATENCY_MS = 20;
 /** Rounds of every setup; the first is the workers' first contact with the key. */
 const RUNS = Number(process.env.BENCH_ROUNDS ?? 2);
-const REQUESTS = /^\/partner-api\/bookings\/[^/]+\/payment$/;
 
 interface Setup {
 	name: string;
@@ -44,48 +43,22 @@ const SETUPS: Setup[] = [
 	},
 ];
 
-interface Outcome {
+interface Outcome extends PaymentsOutcome {
 	setup: Setup;
 	run: number;
-	floorMs: number;
-	wallMs: number;
-	requests: number;
-	status429: number;
-	peak: number;
-	problems: string[];
 }
 
 async function twoAtOnce(stack: BenchStack, setup: Setup, run: number): Promise<Outcome> {
-	await stack.admin.post('/reset');
-	const lists: Array<Array<{ bookingId: string }>> = [];
-	for (let i = 0; i < 2; i++) {
-		const { bookingIds } = await prepare(stack, PAYMENTS, `queue-${run}-${i}`);
-		lists.push(bookingIds.map((bookingId) => ({ bookingId })));
-	}
-	const { started } = await limitFromNow(stack, [[0, LIMIT]], {
+	const outcome = await paymentsAtOnce(stack, {
+		executions: 2,
+		payments: PAYMENTS,
+		perSecond: LIMIT,
 		latencyMs: LATENCY_MS,
 		headers: setup.headers,
+		workflow: setup.workflow,
+		label: `queue-${run}`,
 	});
-	const results = await stack.runAtOnce(setup.workflow, lists);
-	await stack.admin.post('/rate-limit', { perSecond: null });
-	const api = await apiLog(stack, REQUESTS, started);
-	const paid = results
-		.flatMap((r) => r.output)
-		.filter((item) => typeof item.paymentReference === 'string');
-	return {
-		setup,
-		run,
-		floorMs: floorMs([[0, LIMIT]], 2 * PAYMENTS) + 2 * LATENCY_MS,
-		wallMs: results[0].wallMs,
-		requests: api.requests,
-		status429: api.refused,
-		peak: peakPerSecond(api.log),
-		problems: [
-			paid.length !== 2 * PAYMENTS && `${paid.length} of ${2 * PAYMENTS} paid`,
-			api.payments !== 2 * PAYMENTS && `${api.payments} payments recorded`,
-			api.bookingsPaid !== api.payments && 'a booking was paid twice',
-		].filter((problem): problem is string => !!problem),
-	};
+	return { ...outcome, setup, run };
 }
 
 export async function run(): Promise<string> {

@@ -5,7 +5,15 @@
 // Run alone: npx ts-node --transpile-only --prefer-ts-exts bench/sharedKey.ts
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { apiLog, floorMs, limitFromNow, peakPerSecond, prepare } from './limitedApi';
+import {
+	apiLog,
+	floorMs,
+	limitFromNow,
+	paymentsAtOnce,
+	type PaymentsOutcome,
+	peakPerSecond,
+	prepare,
+} from './limitedApi';
 import { BenchFailure, median, ms, runWhenMain, seconds } from './report';
 import { type BenchStack, withBenchStack } from './stack';
 
@@ -20,18 +28,10 @@ const LATENCIES = (process.env.BENCH_SHARED_LATENCIES ?? '20,100').split(',').ma
 const TARGETS = { floorRatio: 1.1, share429: 0.02 };
 const REQUESTS = /^\/partner-api\/bookings(\/[^/]+\/payment)?$/;
 
-interface Outcome {
+interface Outcome extends PaymentsOutcome {
 	scenario: string;
 	latencyMs: number;
 	run: number;
-	floorMs: number;
-	/** From the first POST to the last answer. */
-	wallMs: number;
-	requests: number;
-	status429: number;
-	/** The most requests the API accepted in any rolling second (≤ the limit, by the sandbox). */
-	peak: number;
-	problems: string[];
 	/** Single bookings: how many, and each one's webhook round trip (POST → the booking). */
 	singles?: number[];
 	/** A single booking's round trip with nothing else on the key. */
@@ -39,37 +39,24 @@ interface Outcome {
 }
 
 /** Several executions of 300 payments each, posted at the same moment. */
-async function atOnce(stack: BenchStack, count: number, latencyMs: number, run: number) {
-	await stack.admin.post('/reset');
-	const lists: Array<Array<{ bookingId: string }>> = [];
-	for (let i = 0; i < count; i++) {
-		const { bookingIds } = await prepare(stack, PAYMENTS, `shared-${count}-${run}-${i}`);
-		lists.push(bookingIds.map((bookingId) => ({ bookingId })));
-	}
-	const { started } = await limitFromNow(stack, [[0, LIMIT]], { latencyMs });
-	const results = await stack.runAtOnce('bookingPay', lists);
-	await stack.admin.post('/rate-limit', { perSecond: null });
-	const api = await apiLog(stack, REQUESTS, started);
-	const total = count * PAYMENTS;
-	const paid = results
-		.flatMap((r) => r.output)
-		.filter((item) => typeof item.paymentReference === 'string');
-	const problems = [
-		paid.length !== total &&
-			`${paid.length} of ${total} items paid (${results.find((r) => r.error)?.error ?? ''})`,
-		api.payments !== total && `${api.payments} payments recorded`,
-		api.bookingsPaid !== api.payments && 'a booking was paid twice',
-	].filter((problem): problem is string => !!problem);
+async function atOnce(
+	stack: BenchStack,
+	executions: number,
+	latencyMs: number,
+	run: number,
+): Promise<Outcome> {
+	const outcome = await paymentsAtOnce(stack, {
+		executions,
+		payments: PAYMENTS,
+		perSecond: LIMIT,
+		latencyMs,
+		label: `shared-${executions}-${run}`,
+	});
 	return {
-		scenario: `${count} executions of ${PAYMENTS} payments at once`,
+		...outcome,
+		scenario: `${executions} executions of ${PAYMENTS} payments at once`,
 		latencyMs,
 		run,
-		floorMs: floorMs([[0, LIMIT]], total) + 2 * latencyMs,
-		wallMs: results[0].wallMs,
-		requests: api.requests,
-		status429: api.refused,
-		peak: peakPerSecond(api.log),
-		problems,
 	};
 }
 
