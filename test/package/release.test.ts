@@ -50,9 +50,10 @@ describe('a release', () => {
 		for (const node of n8n.nodes) expect(paths).toContain(node.replace(/\.js$/, '.json'));
 	});
 
-	// 60 kB with the action node and the webhook trigger; the polling trigger adds about 7 kB.
-	test('keeps the tarball under 72 kB', () => {
-		expect(pack.size).toBeLessThanOrEqual(72 * 1024);
+	// 60 kB with the action node and the webhook trigger; the polling trigger adds about 7 kB, the
+	// pacer shared per API key (keyLimit, pacer, pacers) and its README sections about 4 kB.
+	test('keeps the tarball under 76 kB', () => {
+		expect(pack.size).toBeLessThanOrEqual(76 * 1024);
 	});
 
 	test("points every docs link at this version's README on npm, at a heading that exists", () => {
