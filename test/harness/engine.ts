@@ -67,8 +67,14 @@ export interface HarnessNode {
 	/** Short type name ('partnerLogistics') or a full one registered with registerNodeType. */
 	type?: string;
 	parameters: INodeParameters;
-	/** Node settings as n8n stores them on the node: retryOnFail, maxTries, waitBetweenTries, onError. */
-	settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries' | 'onError'>;
+	/**
+	 * Node settings as n8n stores them on the node: retryOnFail, maxTries, waitBetweenTries, onError;
+	 * rewireOutputLogTo as n8n sets it when the AI Agent (v3) runs the node as its tool.
+	 */
+	settings?: Pick<
+		INode,
+		'retryOnFail' | 'maxTries' | 'waitBetweenTries' | 'onError' | 'rewireOutputLogTo'
+	>;
 	id?: string;
 }
 

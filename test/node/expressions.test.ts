@@ -4,9 +4,11 @@ import { Expression, WorkflowExpression } from 'n8n-workflow';
 import { startSandbox, type Sandbox } from '../sandbox';
 import { clickRoute, runAgainst } from './helpers';
 
-// From the second item on, the expressions an item's parameters hold are evaluated in one call
-// (shared/expressions.ts). Whatever the expressions, every item must come out exactly as when it
-// runs alone, where each parameter is evaluated on its own: the same body sent, or the same error.
+// From the second item on, the expressions an item's parameters hold are evaluated in one call,
+// and those that only read a field of the item (`$json.pickupAddress`) are read straight off it
+// (pipeline/expressions.ts). Whatever the expressions, every item must come out exactly as when it
+// runs alone, where each parameter is evaluated by n8n on its own: the same body sent, or the same
+// error.
 // Run on n8n's legacy engine and on its sandboxed QuickJS engine (the isolated-vm engine of n8n
 // 2.x needs Node 22; the e2e suite and the bench run it in real n8n).
 
@@ -166,7 +168,11 @@ describe.each(engines)('on the %s expression engine', (engine) => {
 		const evaluated = jest.spyOn(WorkflowExpression.prototype, 'resolveSimpleParameterValue');
 		try {
 			// `{{ $json.a; }}` works alone, but not as an element of the batch's array.
-			const parameters = { ...mapped, pickupAddress: '={{ $json.pickupAddress; }}' };
+			const parameters = {
+				...mapped,
+				pickupAddress: '={{ $json.pickupAddress; }}',
+				pickupLatitude: '={{ Number($json.pickupLatitude) }}',
+			};
 			const result = await expectSameAsAlone(parameters, rows(1));
 			evaluated.mockClear();
 			const together = await outcomes(parameters, rows(5));
@@ -182,23 +188,61 @@ describe.each(engines)('on the %s expression engine', (engine) => {
 		}
 	});
 
-	test('after the first item, each item evaluates its expressions in one call', async () => {
+	test('after the first item, fields are read off the item and the other expressions in one call', async () => {
 		const evaluated = jest.spyOn(WorkflowExpression.prototype, 'resolveSimpleParameterValue');
 		try {
 			const items = 30;
 			const parameters = {
 				...mapped,
-				additionalFields: { externalReference: '={{ $json.externalReference }}' },
+				pickupLatitude: '={{ $json.pickupLatitude + 0 }}',
+				additionalFields: { externalReference: '={{ String($json.externalReference) }}' },
 			};
 			const result = await outcomes(parameters, rows(items));
 			expect(result.every((outcome) => 'body' in outcome)).toBe(true);
 			const expressions = evaluated.mock.calls.filter(
 				([value]) => typeof value === 'string' && value.startsWith('='),
 			).length;
-			// The first item: each of its 8 expressions on its own; then one call per item.
+			// The first item: each of its 8 expressions on its own; then one call per item for the
+			// two that compute, none for the six that read a field.
 			expect(expressions).toBe(8 + (items - 1));
+			evaluated.mockClear();
+			await outcomes(mapped, rows(items));
+			const reads = evaluated.mock.calls.filter(
+				([value]) => typeof value === 'string' && value.startsWith('='),
+			).length;
+			expect(reads).toBe(7); // the first item's, then none
 		} finally {
 			evaluated.mockRestore();
 		}
+	});
+
+	test('a field read off the item is what n8n reads: names with spaces, nested, missing, not plain', async () => {
+		await expectSameAsAlone(
+			{
+				...mapped,
+				pickupAddress: "={{ $json['pickup address'] }}",
+				dropoffAddress: '={{ $json.to.street }}',
+				dropoffLatitude: '={{ $json["to"]["lat"] }}',
+				additionalFields: {
+					externalReference: '={{ $json.reference }}',
+					packageDescription: '={{ $json.note }}',
+				},
+			},
+			rows(6).map((row, index) => ({
+				...row,
+				'pickup address': `${index} Allen Avenue`,
+				// A street and a latitude, then one missing, one an object, one a number, one a date.
+				to: [
+					{ street: 'Admiralty Way', lat: 6.44 },
+					{ street: 'Admiralty Way', lat: 6.45 },
+					{ lat: 6.46 },
+					{ street: { line: 'Admiralty Way' }, lat: 6.47 },
+					{ street: 12, lat: 6.48 },
+					{ street: 'Admiralty Way', lat: new Date('2026-12-01T09:30:00Z') },
+				][index],
+				reference: index === 1 ? null : `ORD-${index}`,
+				note: index % 2 ? true : 'fragile',
+			})),
+		);
 	});
 });

@@ -1,5 +1,7 @@
+import { NodeConnectionTypes } from 'n8n-workflow';
+
 import { startSandbox, type Sandbox } from '../sandbox';
-import { toolOf } from '../harness';
+import { runNode, toolOf } from '../harness';
 import { clickRoute, credentialsFor } from './helpers';
 
 // The node as an AI Agent / MCP tool, built and called by n8n-core's own tool code: every call
@@ -122,5 +124,54 @@ describe('Quote › Create as a tool, its route from the agent', () => {
 		const tool = toolOf(quoteTool, { credentials: credentialsFor(sandbox) });
 		await expect(tool.invoke(route)).rejects.toThrow(/redirect \(307\).*not followed/);
 		expect(sandbox.redirectTarget.requests()).toEqual([]);
+	});
+});
+
+describe('a tool call the API rate limits does not hold the agent', () => {
+	const QUOTES = '/partner-api/booking-quotes';
+	const tryAgain =
+		/longer than the 5 s a tool call waits\. Nothing more was sent for this call; try again after \d\d:\d\d:\d\d UTC\./;
+
+	test('a Retry-After beyond 5 s: the agent is told at once when to try again', async () => {
+		sandbox.admin.setFaults({ failNext: [{ status: 429, retryAfterSeconds: 30, path: QUOTES }] });
+		const tool = toolOf(quoteTool, { credentials: credentialsFor(sandbox) });
+		const started = Date.now();
+		await expect(tool.invoke(route)).rejects.toThrow(
+			/^The API asked to wait 30 s before trying again \(Retry-After\)/,
+		);
+		await expect(
+			toolOf(quoteTool, { credentials: credentialsFor(sandbox) }).invoke(route),
+		).resolves.toBeDefined();
+		expect(sandbox.requests().filter((request) => request.status === 429)).toHaveLength(1);
+		expect(Date.now() - started).toBeLessThan(4000);
+	});
+
+	test('short waits are waited out within the call, 5 s in all at most', async () => {
+		sandbox.admin.setFaults({
+			failNext: [{ status: 429, times: 4, retryAfterSeconds: 2, path: QUOTES }],
+		});
+		const tool = toolOf(quoteTool, { credentials: credentialsFor(sandbox) });
+		const started = Date.now();
+		await expect(tool.invoke(route)).rejects.toThrow(tryAgain);
+		const waited = Date.now() - started;
+		expect(waited).toBeGreaterThanOrEqual(4000); // two waits of 2 s: a third would pass 5 s
+		expect(waited).toBeLessThan(5500);
+		expect(sandbox.requests().map((request) => request.status)).toEqual([429, 429, 429]);
+	});
+
+	test("the AI Agent's own tool runs (an execution's node, its output rewired to the agent) wait no longer", async () => {
+		sandbox.admin.setFaults({ failNext: [{ status: 429, retryAfterSeconds: 30, path: QUOTES }] });
+		const started = Date.now();
+		const { run } = await runNode(
+			{ resource: 'quote', operation: 'create', ...clickRoute },
+			{
+				credentials: credentialsFor(sandbox),
+				settings: { rewireOutputLogTo: NodeConnectionTypes.AiTool },
+			},
+		);
+		expect(Date.now() - started).toBeLessThan(3000);
+		const [task] = run.data.resultData.runData['Node 1'];
+		const answer = task.data?.[NodeConnectionTypes.AiTool]?.[0]?.[0]?.json;
+		expect(String(answer?.error)).toMatch(tryAgain);
 	});
 });

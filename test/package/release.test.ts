@@ -51,10 +51,11 @@ describe('a release', () => {
 	});
 
 	// 60 kB with the action node and the webhook trigger; the polling trigger with its seven
-	// watches, and the README's sections on them and on the GO_BULK and HAUL flows, bring it to
-	// 74.7 kB (76,499 bytes when the record watches came).
-	test('keeps the tarball under 80 kB', () => {
-		expect(pack.size).toBeLessThanOrEqual(80 * 1024);
+	// watches, the pacer shared per API key (keyLimit, pacer, pacers), the referent keys and the
+	// README's sections on them and on the GO_BULK and HAUL flows bring it to 82.5 kB (84,435
+	// bytes when issues 22 to 24 met).
+	test('keeps the tarball under 86 kB', () => {
+		expect(pack.size).toBeLessThanOrEqual(86 * 1024);
 	});
 
 	test("points every docs link at this version's README on npm, at a heading that exists", () => {

@@ -340,12 +340,21 @@ export function createAdmin(core: SandboxCore, redirectTarget: RedirectTarget): 
 			core.faults.set(plan);
 		},
 
-		setRateLimit(perSecond: number | null) {
+		setRateLimit(perSecond: number | null, { headers = false }: { headers?: boolean } = {}) {
 			if (perSecond !== null && !(Number.isInteger(perSecond) && perSecond >= 1)) {
 				throw badInput('perSecond', 'perSecond must be a whole number >= 1, or null for no limit.');
 			}
+			if (typeof headers !== 'boolean') throw badInput('headers', 'headers must be a boolean.');
 			core.settings.rateLimitPerSecond = perSecond;
+			core.settings.rateHeaders = headers;
 			core.limiter.setLimit(perSecond);
+		},
+
+		setLatency(ms: number) {
+			if (typeof ms !== 'number' || !(ms >= 0 && ms <= 10_000)) {
+				throw badInput('ms', 'ms must be a number from 0 to 10000.');
+			}
+			core.settings.latencyMs = ms;
 		},
 
 		setQuoteTtl(ms: number) {

@@ -207,12 +207,20 @@ describe('lifecycle', () => {
 	});
 
 	test('a fixed port is honoured', async () => {
-		const probe = await startSandbox();
-		const port = Number(new URL(probe.origin).port);
-		await probe.close();
-		const box = await startSandbox({ port });
-		expect(box.origin).toBe(`http://127.0.0.1:${port}`);
-		await box.close();
+		// A port just freed may be taken by another test file's server in between: try another.
+		for (let attempt = 1; ; attempt++) {
+			const probe = await startSandbox();
+			const port = Number(new URL(probe.origin).port);
+			await probe.close();
+			const box = await startSandbox({ port }).catch((error: NodeJS.ErrnoException) => {
+				if (error.code !== 'EADDRINUSE' || attempt === 5) throw error;
+				return undefined;
+			});
+			if (!box) continue;
+			expect(box.origin).toBe(`http://127.0.0.1:${port}`);
+			await box.close();
+			return;
+		}
 	});
 
 	test('the CLI prints one JSON line with --json and stops on SIGTERM', async () => {

@@ -113,7 +113,17 @@ function adminRoutes(
 		{
 			method: 'POST',
 			path: '/__admin/rate-limit',
-			handle: (_p, body) => (admin.setRateLimit((body.perSecond ?? null) as number | null), OK),
+			handle: (_p, body) => (
+				admin.setRateLimit((body.perSecond ?? null) as number | null, {
+					headers: (body.headers ?? false) as boolean,
+				}),
+				OK
+			),
+		},
+		{
+			method: 'POST',
+			path: '/__admin/latency',
+			handle: (_p, body) => (admin.setLatency(body.ms as number), OK),
 		},
 		{
 			method: 'POST',

@@ -9,6 +9,10 @@ import { type ListShape, type SandboxKeys, startSandbox } from './index';
 const USAGE = `Usage: ts-node --transpile-only test/sandbox/cli.ts [options]
   --port N            port on 127.0.0.1 (env SANDBOX_PORT; default random)
   --rate-limit N      requests per second per key (env SANDBOX_RATE_LIMIT; default none)
+  --rate-headers      X-RateLimit-Limit/-Remaining/-Reset on every answer, not only on a 429
+                      (env SANDBOX_RATE_HEADERS=1|true|0|false; default off)
+  --latency-ms N      hold each request and each answer N ms, like a network
+                      (env SANDBOX_LATENCY_MS; default 0)
   --quote-ttl-ms N    quote validity (env SANDBOX_QUOTE_TTL_MS; default 900000)
   --keys-file F       JSON {full, noSupport, readOnly, otherOrg} (or env SANDBOX_KEYS_JSON)
   --admin-token T     (env SANDBOX_ADMIN_TOKEN; default random)
@@ -44,6 +48,8 @@ async function main() {
 		options: {
 			port: { type: 'string' },
 			'rate-limit': { type: 'string' },
+			'rate-headers': { type: 'boolean', default: false },
+			'latency-ms': { type: 'string' },
 			'quote-ttl-ms': { type: 'string' },
 			'keys-file': { type: 'string' },
 			'admin-token': { type: 'string' },
@@ -64,6 +70,9 @@ async function main() {
 		port: numberOption(values.port ?? env.SANDBOX_PORT, '--port'),
 		rateLimitPerSecond:
 			numberOption(values['rate-limit'] ?? env.SANDBOX_RATE_LIMIT, '--rate-limit') ?? null,
+		rateHeaders:
+			values['rate-headers'] || booleanEnv(env.SANDBOX_RATE_HEADERS, 'SANDBOX_RATE_HEADERS'),
+		latencyMs: numberOption(values['latency-ms'] ?? env.SANDBOX_LATENCY_MS, '--latency-ms'),
 		quoteTtlMs: numberOption(values['quote-ttl-ms'] ?? env.SANDBOX_QUOTE_TTL_MS, '--quote-ttl-ms'),
 		keys: readKeys(values['keys-file']),
 		adminToken: values['admin-token'] ?? env.SANDBOX_ADMIN_TOKEN,

@@ -12,6 +12,10 @@ import { WebhookEmitter } from './webhook';
 export interface Settings {
 	quoteTtlMs: number;
 	rateLimitPerSecond: number | null;
+	/** Rate-limit headers on every answer while a limit is set, not only X-RateLimit-Limit on a 429. */
+	rateHeaders: boolean;
+	/** Each partner request is held this long before the API sees it, and its answer again before it leaves. */
+	latencyMs: number;
 	listShape: ListShape;
 	/** Replay-refusals mode: a handler's 4xx other than 409 and 429 is stored for replay too. */
 	replayRefusals: boolean;

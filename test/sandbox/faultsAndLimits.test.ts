@@ -125,6 +125,26 @@ describe('dropAfterCommit', () => {
 	});
 });
 
+describe('latency', () => {
+	test('holds each request before the API sees it and each answer before it leaves; admin calls are not held', async () => {
+		sandbox.admin.setLatency(100);
+		sandbox.clearLog();
+		const sent = Date.now();
+		const response = await api.get('/partner-api/hubs');
+		const answered = Date.now();
+		expect(response.status).toBe(200);
+		const [entry] = sandbox.requests();
+		expect(entry.at - sent).toBeGreaterThanOrEqual(95); // logged as it reached the API
+		expect(answered - entry.at).toBeGreaterThanOrEqual(95);
+		const admin = Date.now();
+		const state = await fetch(`${sandbox.origin}/__admin/state`, {
+			headers: { 'x-sandbox-admin-token': sandbox.adminToken },
+		});
+		expect(state.status).toBe(200);
+		expect(Date.now() - admin).toBeLessThan(90);
+	});
+});
+
 describe('delayMs', () => {
 	test('delays each partner request', async () => {
 		sandbox.admin.setFaults({ delayMs: 80 });
@@ -154,6 +174,33 @@ describe('rate limit', () => {
 		// The window frees after the reported wait.
 		await new Promise((r) => setTimeout(r, limited.body.retryAfterMs + 20));
 		expect((await api.get('/partner-api/hubs')).status).toBe(200);
+	});
+
+	test('with rate headers, every answer says the limit, what remains and when a slot frees', async () => {
+		sandbox.admin.setRateLimit(2, { headers: true });
+		const first = await api.get('/partner-api/hubs');
+		const second = await api.get('/partner-api/hubs');
+		const refused = await api.get('/partner-api/hubs');
+		const header = (response: typeof first, name: string) =>
+			response.headers.get(`x-ratelimit-${name}`);
+		expect([first, second, refused].map((response) => response.status)).toEqual([200, 200, 429]);
+		expect([first, second, refused].map((response) => header(response, 'limit'))).toEqual([
+			'2',
+			'2',
+			'2',
+		]);
+		expect([first, second, refused].map((response) => header(response, 'remaining'))).toEqual([
+			'1',
+			'0',
+			'0',
+		]);
+		expect(header(second, 'reset')).toBe('1');
+		// Without them (the default), only a 429 says the limit.
+		await new Promise((r) => setTimeout(r, 1050));
+		sandbox.admin.setRateLimit(2);
+		const plain = await api.get('/partner-api/hubs');
+		expect(header(plain, 'limit')).toBeNull();
+		expect(header(plain, 'remaining')).toBeNull();
 	});
 
 	test('set at start; null lifts it', async () => {

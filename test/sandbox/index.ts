@@ -27,6 +27,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		{
 			quoteTtlMs: options.quoteTtlMs ?? FIFTEEN_MINUTES,
 			rateLimitPerSecond: options.rateLimitPerSecond ?? null,
+			rateHeaders: options.rateHeaders ?? false,
+			latencyMs: options.latencyMs ?? 0,
 			listShape: options.listShape ?? 'array',
 			replayRefusals: options.replayRefusals ?? false,
 			repeatActions: options.repeatActions ?? false,
@@ -39,7 +41,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		const admin = createAdmin(core, redirectTarget);
 		// Same checks as the admin calls, so a bad option fails at start, not mid-test.
 		admin.setQuoteTtl(core.settings.quoteTtlMs);
-		admin.setRateLimit(core.settings.rateLimitPerSecond);
+		admin.setRateLimit(core.settings.rateLimitPerSecond, { headers: core.settings.rateHeaders });
+		admin.setLatency(core.settings.latencyMs);
 		admin.setReplayRefusals(core.settings.replayRefusals);
 		admin.setRepeatActions(core.settings.repeatActions);
 		if (!['array', 'cursor'].includes(core.settings.listShape)) {

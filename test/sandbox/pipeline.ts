@@ -57,17 +57,38 @@ function errorResponse(error: unknown): PartnerResponse {
 	};
 }
 
-function enforceRateLimit(core: SandboxCore, apiKey: string): void {
+/**
+ * Counts the request against its key's limit, or refuses it with 429. With rate headers on, every
+ * answer of a limited key says the limit, what remains of it and when the next slot frees
+ * (`rate`, filled here); otherwise only a 429 says the limit.
+ */
+function enforceRateLimit(core: SandboxCore, apiKey: string, rate: Record<string, string>): void {
 	const decision = core.limiter.take(apiKey);
-	if (decision.ok) return;
+	const limit = core.limiter.perSecond;
+	if (decision.ok) {
+		if (core.settings.rateHeaders && limit !== null) {
+			Object.assign(rate, {
+				'X-RateLimit-Limit': String(limit),
+				'X-RateLimit-Remaining': String(decision.remaining),
+				'X-RateLimit-Reset': String(Math.ceil(decision.resetMs / 1000)),
+			});
+		}
+		return;
+	}
 	// Whole seconds, rounded up: a Retry-After of 0 would invite a retry that fails again.
 	const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
 	throw new ApiError(
 		429,
 		'RATE_LIMITED',
-		`Rate limit of ${core.limiter.perSecond} requests per second exceeded; retry after ${seconds} s.`,
+		`Rate limit of ${limit} requests per second exceeded; retry after ${seconds} s.`,
 		{ retryAfterSeconds: seconds, retryAfterMs: decision.retryAfterMs },
-		{ 'Retry-After': String(seconds), 'X-RateLimit-Limit': String(core.limiter.perSecond) },
+		{
+			'Retry-After': String(seconds),
+			'X-RateLimit-Limit': String(limit),
+			...(core.settings.rateHeaders
+				? { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(seconds) }
+				: {}),
+		},
 	);
 }
 
@@ -131,6 +152,18 @@ export async function handlePartnerRequest(
 	req: PartnerRequest,
 	context: PipelineContext,
 ): Promise<PartnerResponse> {
+	const rate: Record<string, string> = {};
+	const response = await answer(core, routes, req, context, rate);
+	return { ...response, headers: { ...rate, ...response.headers } };
+}
+
+async function answer(
+	core: SandboxCore,
+	routes: readonly RouteDef[],
+	req: PartnerRequest,
+	context: PipelineContext,
+	rate: Record<string, string>,
+): Promise<PartnerResponse> {
 	const fault = core.faults.answerOnArrival(req, context.redirectOrigin);
 	if (fault) return fault;
 	try {
@@ -138,7 +171,7 @@ export async function handlePartnerRequest(
 			throw new ApiError(404, 'NOT_FOUND', `Nothing at ${req.fullPath}; the API base is /api/v1.`);
 		}
 		const principal = authenticate(core.principals, req.headers['x-svc-api-key']);
-		enforceRateLimit(core, principal.apiKey);
+		enforceRateLimit(core, principal.apiKey, rate);
 		const { route, params } = findRoute(routes, req);
 		requireCapability(principal, route.capability, `${req.method} ${route.path}`);
 

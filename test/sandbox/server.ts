@@ -1,6 +1,7 @@
 // The HTTP server: reads each request whole, sends it to the admin or partner side, logs partner
 // calls, and on close destroys every socket so no handle outlives the sandbox.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 import { createAdminHandler } from './adminRoutes';
 import type { SandboxCore } from './core';
@@ -26,16 +27,25 @@ export async function startServer(
 	const handleAdmin = createAdminHandler(admin, core.log, redirectTarget, adminToken);
 	const context = { signal: closing.signal, redirectOrigin: redirectTarget.origin };
 
+	/** A network's delay one way (settings.latencyMs), cut short when the sandbox closes. */
+	const hold = async () => {
+		const ms = core.settings.latencyMs;
+		if (ms > 0) await sleep(ms, undefined, { signal: closing.signal }).catch(() => undefined);
+	};
+
 	async function onRequest(req: IncomingMessage, res: ServerResponse) {
-		const at = Date.now();
 		const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+		const isAdmin = url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`);
+		// The request reaches the API a network's delay after it left (admin calls are not held).
+		if (!isAdmin) await hold();
+		const at = Date.now();
 		const method = (req.method ?? 'GET').toUpperCase();
 		const headers = flatHeaders(req);
 		const query = Object.fromEntries(url.searchParams);
 		const rawBody = await readBody(req);
 		const fullPath = url.pathname;
 
-		if (fullPath === ADMIN_PREFIX || fullPath.startsWith(`${ADMIN_PREFIX}/`)) {
+		if (isAdmin) {
 			const answer =
 				rawBody === undefined
 					? { status: 413, body: TOO_LARGE }
@@ -55,6 +65,7 @@ export async function startServer(
 						{ method, path, fullPath, search: url.search, inBase, query, headers, rawBody },
 						context,
 					);
+		await hold();
 		if (closing.signal.aborted) return;
 		const clientClosed = req.socket.destroyed;
 		if (answer.drop) {

@@ -24,6 +24,10 @@ export interface SandboxOptions {
 	quoteTtlMs?: number;
 	/** Accepted requests per API key per rolling second; null (default) = unlimited. */
 	rateLimitPerSecond?: number | null;
+	/** X-RateLimit-Limit, -Remaining and -Reset on every answer while limited; default off (429s only). */
+	rateHeaders?: boolean;
+	/** A network's round trip: each partner request and each answer held this long; default 0. */
+	latencyMs?: number;
 	/** Fixed keys (playground); missing ones are random per start. */
 	keys?: Partial<SandboxKeys>;
 	adminToken?: string;
@@ -218,7 +222,10 @@ export interface SandboxAdmin {
 	setCredit(org: OrgId, enabled: boolean): void;
 	/** Replaces the whole fault plan; {} clears it. */
 	setFaults(plan: FaultPlan): void;
-	setRateLimit(perSecond: number | null): void;
+	/** `headers`: rate-limit headers on every answer too, not only on a 429 (default off). */
+	setRateLimit(perSecond: number | null, options?: { headers?: boolean }): void;
+	/** Holds each partner request and each answer `ms` (a network's round trip); 0 for none. */
+	setLatency(ms: number): void;
 	/** Applies to quotes and quotations issued from now on. */
 	setQuoteTtl(ms: number): void;
 	/** Replay-refusals mode on or off (README, Idempotency); reset() restores the start option. */

@@ -2,6 +2,8 @@ import {
 	batchExpression,
 	expressionLeaves,
 	isBatchable,
+	itemField,
+	readItemField,
 	withValues,
 } from '../../nodes/PartnerLogistics/pipeline/expressions';
 
@@ -14,19 +16,21 @@ describe('expressionLeaves: which stored values can join a batch', () => {
 	});
 
 	test('a whole {{ }} expression is one leaf, wherever it sits', () => {
-		expect(expressionLeaves('={{ $json.lat }}')).toEqual([{ path: [], code: ' $json.lat ' }]);
+		expect(expressionLeaves('={{ $json.lat }}')).toEqual([
+			{ path: [], code: ' $json.lat ', field: ['lat'] },
+		]);
 		expect(
 			expressionLeaves({
 				externalReference: '={{ $json.ref }}',
 				note: 'fragile',
-				stops: [{ address: '={{$json.a}}' }],
+				stops: [{ address: '={{$json.a + 1}}' }],
 			}),
 		).toEqual([
-			{ path: ['externalReference'], code: ' $json.ref ' },
-			{ path: ['stops', 0, 'address'], code: '$json.a' },
+			{ path: ['externalReference'], code: ' $json.ref ', field: ['ref'] },
+			{ path: ['stops', 0, 'address'], code: '$json.a + 1', field: undefined },
 		]);
 		expect(expressionLeaves({ __rl: true, mode: 'id', value: '={{ $json.hub }}' })).toEqual([
-			{ path: ['value'], code: ' $json.hub ' },
+			{ path: ['value'], code: ' $json.hub ', field: ['hub'] },
 		]);
 	});
 
@@ -65,4 +69,42 @@ test('withValues replaces each expression by its value and leaves the stored val
 	});
 	expect(stored.value).toBe('={{ $json.hub }}');
 	expect(withValues('={{ $json.a }}', expressionLeaves('={{ $json.a }}')!, [7])).toBe(7);
+});
+
+describe('itemField: an expression that only reads a field of the item', () => {
+	test.each([
+		[' $json.pickupAddress ', ['pickupAddress']],
+		['$json.to.street', ['to', 'street']],
+		[" $json['pickup address'] ", ['pickup address']],
+		['$json["to"].lat', ['to', 'lat']],
+		['$json . a', ['a']],
+	])('%p reads %p', (code, field) => expect(itemField(code)).toEqual(field));
+
+	test.each([
+		'$json',
+		'$json.a + 1',
+		'$json.a.toUpperCase()',
+		'$json[0]',
+		'$json[key]',
+		"$('Node').item.json.a",
+		'$json.a // note',
+		'$json.__proto__',
+		'$json.a.constructor',
+		"$json['prototype']",
+		'$input.item.json.a',
+	])('%p is left to n8n', (code) => expect(itemField(code)).toBeUndefined());
+});
+
+test('readItemField: text, numbers, booleans and null as they are; anything else is left to n8n', () => {
+	const item = { a: 'x', n: 0, b: false, z: null, o: { s: 'y' }, d: new Date(0), l: [1] };
+	expect(['a', 'n', 'b', 'z'].map((name) => readItemField(item, [name]))).toEqual([
+		'x',
+		0,
+		false,
+		null,
+	]);
+	expect(readItemField(item, ['o', 's'])).toBe('y');
+	for (const field of [['o'], ['d'], ['l'], ['missing'], ['a', 'length'], ['toString']]) {
+		expect(readItemField(item, field)).toBeUndefined();
+	}
 });

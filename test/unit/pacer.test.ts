@@ -1,5 +1,11 @@
-import { Pacer, type Clock } from '../../nodes/PartnerLogistics/pipeline/pacer';
-import { rateLimitedBatch } from './pacing';
+import {
+	KeyLimit,
+	rateHeadersOf,
+	type Clock,
+	type Start,
+} from '../../nodes/PartnerLogistics/pipeline/keyLimit';
+import { KeyPacer, Pacer, type PacerSettings } from '../../nodes/PartnerLogistics/pipeline/pacer';
+import { PacedApi, rateLimitedBatch } from './pacing';
 
 /** A clock that only moves when the pacer waits: start times are exact. */
 function fakeClock(): Clock & { time: number } {
@@ -13,81 +19,148 @@ function fakeClock(): Clock & { time: number } {
 	return clock;
 }
 
+/** A key nothing was learned of yet, and a run on it. */
+function keyAndRun(settings: Partial<PacerSettings> = {}, clock = fakeClock()) {
+	const key = new KeyPacer(new KeyLimit(clock), clock);
+	const run = (more: Partial<PacerSettings> = {}) =>
+		new Pacer(key, { concurrency: 100, maxPerSecond: 0, ...settings, ...more }, clock);
+	return { clock, key, pacer: run(), run };
+}
+
 /** Starts `count` requests one after another, each answered at once (accepted). */
 async function startMany(pacer: Pacer, count: number) {
 	const starts: number[] = [];
 	for (let i = 0; i < count; i++) {
-		const startedAt = await pacer.nextStart();
-		starts.push(startedAt);
-		pacer.accepted(startedAt);
+		const start = (await pacer.nextStart())!;
+		starts.push(start.at);
+		pacer.accepted(start);
 	}
 	return starts;
 }
 
+/** Lets every settled promise run its continuation. */
+const settle = async () => {
+	for (let i = 0; i < 10; i++) await Promise.resolve();
+};
+
+/** Asks for `count` starts at once; the ones given by now (the others go on waiting). */
+async function startsNow(pacer: Pacer, count: number): Promise<Start[]> {
+	const given: Start[] = [];
+	for (let i = 0; i < count; i++)
+		void pacer.nextStart().then((start) => start && given.push(start));
+	await settle();
+	return given;
+}
+
 test('Max Requests per Second spaces the starts evenly', async () => {
-	const clock = fakeClock();
-	const pacer = new Pacer({ concurrency: 10, maxPerSecond: 4 }, clock);
+	const { pacer } = keyAndRun({ concurrency: 10, maxPerSecond: 4 });
 	expect(await startMany(pacer, 5)).toEqual([0, 250, 500, 750, 1000]);
 });
 
 test("n8n's batching: a batch, then the next one an interval later", async () => {
-	const clock = fakeClock();
-	const pacer = new Pacer(
-		{ concurrency: 10, maxPerSecond: 0, batch: { size: 2, intervalMs: 1000 } },
-		clock,
-	);
+	const { pacer } = keyAndRun({ concurrency: 10, batch: { size: 2, intervalMs: 1000 } });
 	expect(await startMany(pacer, 5)).toEqual([0, 0, 1000, 1000, 2000]);
 });
 
-test('before the API has refused anything: 2 in flight, doubling every 250 ms up to Concurrency', async () => {
+test('a timer that fires late does not slow the starts after it', async () => {
 	const clock = fakeClock();
-	const pacer = new Pacer({ concurrency: 5, maxPerSecond: 0 }, clock);
-	const first = await pacer.nextStart();
-	await pacer.nextStart();
-	pacer.accepted(first); // an answer frees its place at once
-	expect(await pacer.nextStart()).toBe(0);
-	// Two in flight, none answered: the next waits for the quarter second that doubles the cap.
-	expect(await pacer.nextStart()).toBe(250);
-	expect(await pacer.nextStart()).toBe(250);
-	expect(await pacer.nextStart()).toBe(500); // 5 in flight: Concurrency, never more
-	let sixth: number | undefined;
-	const waiting = pacer.nextStart().then((at) => (sixth = at));
-	for (let i = 0; i < 10; i++) await Promise.resolve();
-	expect(sixth).toBeUndefined();
-	pacer.accepted(0);
-	await waiting;
-	expect(sixth).toBe(500);
-	expect(pacer.rate).toBe(Infinity);
+	const late = {
+		...clock,
+		now: () => clock.time,
+		wait: async (ms: number) => void (clock.time += ms + 3),
+	};
+	const { pacer } = keyAndRun(
+		{ concurrency: 10, maxPerSecond: 50 },
+		late as unknown as typeof clock,
+	);
+	const starts = await startMany(pacer, 51);
+	// 50 intervals of 20 ms: late timers (3 ms each) are caught up on, not added up.
+	expect(starts[50]).toBeLessThanOrEqual(1000 + 3);
+});
+
+describe('before the API has refused anything', () => {
+	test('4 in flight on the key, every run together, doubling after each half second they were all in use', async () => {
+		const { clock, run } = keyAndRun();
+		const [one, two] = [run(), run()];
+		const first = await Promise.all([
+			one.nextStart(),
+			one.nextStart(),
+			two.nextStart(),
+			two.nextStart(),
+		]);
+		expect(first.map((start) => start!.at)).toEqual([0, 0, 0, 0]);
+		let fifth: Start | undefined;
+		void one.nextStart().then((start) => (fifth = start));
+		await settle();
+		expect(fifth).toBeUndefined(); // four in flight: the fifth waits for an answer…
+		two.accepted(first[2]!);
+		await settle();
+		expect(fifth?.at).toBe(0); // …from either run
+		clock.time = 500;
+		const more = await Promise.all([
+			two.nextStart(),
+			two.nextStart(),
+			two.nextStart(),
+			two.nextStart(),
+		]);
+		expect(more.map((start) => start!.at)).toEqual([500, 500, 500, 500]); // 8 in flight now
+	});
+
+	test('light use (a poll now and then) does not raise it; a later run starts where it is', async () => {
+		const { clock, run } = keyAndRun();
+		for (let poll = 0; poll < 10; poll++) {
+			clock.time = poll * 60_000;
+			await startMany(run(), 3);
+		}
+		expect(await startsNow(run(), 20)).toHaveLength(4);
+	});
+
+	test('once a run used it up without a 429, later runs start at Concurrency', async () => {
+		const { clock, key } = keyAndRun();
+		const cancel = new AbortController();
+		const first = new Pacer(key, { concurrency: 40, maxPerSecond: 0 }, clock, cancel.signal);
+		const given: Start[] = [];
+		for (let i = 0; i < 40; i++) void first.nextStart().then((start) => start && given.push(start));
+		const inFlight: number[] = [];
+		for (let step = 0; step < 4; step++) {
+			await settle();
+			inFlight.push(given.length);
+			clock.time += 500; // all in use for half a second: twice as many may be
+			for (const start of given.splice(0)) first.accepted(start);
+		}
+		expect(inFlight).toEqual([4, 8, 16, 12]); // the last 12 of 40
+		cancel.abort();
+		expect(
+			await startsNow(new Pacer(key, { concurrency: 20, maxPerSecond: 0 }, clock), 20),
+		).toHaveLength(20);
+	});
 });
 
 test('a 429 teaches the limit: what the API accepted in the last second, never more per second after', async () => {
-	const clock = fakeClock();
-	const pacer = new Pacer({ concurrency: 100, maxPerSecond: 0 }, clock);
+	const { clock, pacer } = keyAndRun();
 	for (let i = 0; i < 30; i++) {
-		const startedAt = await pacer.nextStart();
+		const start = (await pacer.nextStart())!;
 		clock.time += 10; // 30 accepted within 300 ms
-		pacer.accepted(startedAt);
+		pacer.accepted(start);
 	}
-	const refused = await pacer.nextStart();
-	pacer.throttled(refused);
-	expect(pacer.rate).toBeCloseTo(30);
+	pacer.throttled((await pacer.nextStart())!);
 	// The API goes on taking 30 per rolling second and says nothing of its limit.
 	const accepted: number[] = [];
 	let refusals = 0;
 	const starts: number[] = [];
 	for (let i = 0; i < 60; i++) {
-		const at = await pacer.nextStart();
-		starts.push(at);
-		if (accepted.filter((other) => other > at - 1000).length < 30) {
-			accepted.push(at);
-			pacer.accepted(at);
+		const start = (await pacer.nextStart())!;
+		starts.push(start.at);
+		if (accepted.filter((other) => other > start.at - 1000).length < 30) {
+			accepted.push(start.at);
+			pacer.accepted(start);
 		} else {
 			refusals++;
-			pacer.throttled(at);
+			pacer.throttled(start);
 		}
 	}
-	// Only the probes (one start over the limit, now and then) meet a 429.
-	expect(refusals).toBeLessThanOrEqual(2);
+	// Only a probe (one start over the limit, now and then) meets a 429.
+	expect(refusals).toBeLessThanOrEqual(1);
 	for (const at of starts) {
 		expect(starts.filter((other) => other > at - 1000 && other <= at).length).toBeLessThanOrEqual(
 			31,
@@ -97,96 +170,216 @@ test('a 429 teaches the limit: what the API accepted in the last second, never m
 	expect(starts[59] - starts[0]).toBeLessThan(2100);
 });
 
-test('a 429 before any of ours was accepted pauses every start as asked, and teaches no limit', async () => {
-	const clock = fakeClock();
-	const pacer = new Pacer({ concurrency: 100, maxPerSecond: 0 }, clock);
-	pacer.throttled(await pacer.nextStart(), { waitMs: 1000 }); // others used the key's quota
-	expect(await pacer.nextStart()).toBe(1000);
-	expect(pacer.rate).toBe(Infinity);
+test('a 429 before any request was accepted pauses every start as asked, and teaches no limit', async () => {
+	const { key, pacer } = keyAndRun();
+	pacer.throttled((await pacer.nextStart())!, { waitMs: 1000 }); // others used the key's quota
+	expect((await pacer.nextStart())!.at).toBe(1000);
+	expect(key.limit.rate).toBe(Infinity);
 });
 
 test('a limit learned while others used the key climbs back to the one the API states', async () => {
-	const clock = fakeClock();
-	const pacer = new Pacer({ concurrency: 100, maxPerSecond: 0 }, clock);
-	for (let i = 0; i < 10; i++) pacer.accepted(await pacer.nextStart());
-	pacer.throttled(await pacer.nextStart(), { told: 40 }); // 40 stated, 10 of them ours
-	expect(pacer.rate).toBe(10);
+	const { key, pacer } = keyAndRun();
+	for (let i = 0; i < 10; i++) pacer.accepted((await pacer.nextStart())!);
+	pacer.throttled((await pacer.nextStart())!, { headers: { limit: 40 } }); // 40 stated, 10 ours
+	expect(key.limit.rate).toBe(10);
 	await startMany(pacer, 60); // the others stopped: every start is accepted
-	expect(pacer.rate).toBe(40);
+	expect(key.limit.rate).toBe(40);
 });
 
 test('a limit the API states is believed when it is no more than it accepted', async () => {
-	const clock = fakeClock();
-	const pacer = new Pacer({ concurrency: 100, maxPerSecond: 0 }, clock);
-	for (let i = 0; i < 20; i++) pacer.accepted(await pacer.nextStart());
-	pacer.throttled(await pacer.nextStart(), { told: 12 });
-	expect(pacer.rate).toBe(12);
+	const { key, pacer } = keyAndRun();
+	for (let i = 0; i < 20; i++) pacer.accepted((await pacer.nextStart())!);
+	pacer.throttled((await pacer.nextStart())!, { headers: { limit: 12 } });
+	expect(key.limit.rate).toBe(12);
 
-	const other = new Pacer({ concurrency: 100, maxPerSecond: 0 }, clock);
-	for (let i = 0; i < 20; i++) other.accepted(await other.nextStart());
-	other.throttled(await other.nextStart(), { told: 3600 }); // e.g. per hour: not a per-second limit
-	expect(other.rate).toBe(20);
+	const other = keyAndRun();
+	for (let i = 0; i < 20; i++) other.pacer.accepted((await other.pacer.nextStart())!);
+	// e.g. per hour: not a per-second limit
+	other.pacer.throttled((await other.pacer.nextStart())!, { headers: { limit: 3600 } });
+	expect(other.key.limit.rate).toBe(20);
 });
 
 test('a 429 while paced lowers the limit; a probe brings it back once the API accepts more', async () => {
-	const clock = fakeClock();
-	const pacer = new Pacer({ concurrency: 100, maxPerSecond: 0 }, clock);
-	for (let i = 0; i < 20; i++) pacer.accepted(await pacer.nextStart());
-	pacer.throttled(await pacer.nextStart());
-	expect(pacer.rate).toBe(20);
+	const { clock, key, pacer } = keyAndRun();
+	for (let i = 0; i < 20; i++) pacer.accepted((await pacer.nextStart())!);
+	pacer.throttled((await pacer.nextStart())!);
+	expect(key.limit.rate).toBe(20);
 	clock.time += 2000;
-	pacer.throttled(await pacer.nextStart()); // the API now takes fewer
-	expect(pacer.rate).toBe(14);
+	pacer.throttled((await pacer.nextStart())!); // the API now takes fewer
+	expect(key.limit.rate).toBe(14);
 	// A second later one start more than 14 in a window is tried; accepted, the limit is back.
 	const starts = await startMany(pacer, 40);
-	expect(pacer.rate).toBe(20);
+	expect(key.limit.rate).toBe(20);
 	const perWindow = (at: number) => starts.filter((s) => s > at - 1000 && s <= at).length;
 	expect(Math.max(...starts.map(perWindow))).toBe(20);
 });
 
 test('a 429 for a request sent after the limit last changed lowers it, however slow round trips once were', async () => {
-	const clock = fakeClock();
-	const pacer = new Pacer({ concurrency: 100, maxPerSecond: 0 }, clock);
-	const slow = await pacer.nextStart();
+	const { clock, key, pacer } = keyAndRun();
+	const slow = (await pacer.nextStart())!;
 	clock.time += 2000; // one answer took 2 s
 	pacer.accepted(slow);
-	for (let i = 0; i < 19; i++) pacer.accepted(await pacer.nextStart());
-	const learnedWith = await pacer.nextStart();
+	for (let i = 0; i < 19; i++) pacer.accepted((await pacer.nextStart())!);
+	const learnedWith = (await pacer.nextStart())!;
 	pacer.throttled(learnedWith);
-	expect(pacer.rate).toBe(20);
+	expect(key.limit.rate).toBe(20);
 	// The next start, a window later, is refused 10 ms after it left: the API takes fewer now.
-	const sent = await pacer.nextStart();
+	const sent = (await pacer.nextStart())!;
 	clock.time += 10;
 	pacer.throttled(sent);
-	expect(pacer.rate).toBe(14);
+	expect(key.limit.rate).toBe(14);
 	// A refusal of a request sent before that change teaches nothing more.
 	pacer.throttled(learnedWith);
-	expect(pacer.rate).toBe(14);
+	expect(key.limit.rate).toBe(14);
 });
 
-test('a timer that fires late does not slow the starts after it', async () => {
-	const clock = fakeClock();
-	const late = { ...clock, wait: async (ms: number) => void (clock.time += ms + 3) };
-	const pacer = new Pacer({ concurrency: 10, maxPerSecond: 50 }, late);
-	const starts = await startMany(pacer, 51);
-	// 50 intervals of 20 ms: late timers (3 ms each) are caught up on, not added up.
-	expect(starts[50]).toBeLessThanOrEqual(1000 + 3);
+test('what the API says remains of its quota (X-RateLimit-Remaining) holds the starts until its reset', async () => {
+	const { pacer } = keyAndRun();
+	const first = (await pacer.nextStart())!;
+	pacer.accepted(first, { limit: 10, remaining: 3, resetMs: 800 });
+	const next = [];
+	for (let i = 0; i < 4; i++) next.push((await pacer.nextStart())!.at);
+	expect(next).toEqual([0, 0, 0, 800]); // three remained; the fourth waits for the reset
 });
 
-describe('300 requests against an API limiting them per rolling second, 20 at a time', () => {
+test('an answer saying nothing remains (X-RateLimit-Remaining: 0) teaches the limit without a 429', async () => {
+	const { key, pacer } = keyAndRun();
+	for (let i = 0; i < 9; i++)
+		pacer.accepted((await pacer.nextStart())!, { limit: 10, remaining: 9 - i });
+	pacer.accepted((await pacer.nextStart())!, { limit: 10, remaining: 0 });
+	expect(key.limit.rate).toBe(10);
+});
+
+test('rate headers: X-RateLimit-* or the IETF draft RateLimit-*, a reset in seconds or as an epoch second', () => {
+	const now = 1_700_000_000_000;
+	expect(
+		rateHeadersOf(
+			{ 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1' },
+			now,
+		),
+	).toEqual({ limit: 50, remaining: 0, resetMs: 1000 });
+	expect(rateHeadersOf({ 'ratelimit-limit': '10', 'ratelimit-reset': '1700000003' }, now)).toEqual({
+		limit: 10,
+		remaining: undefined,
+		resetMs: 3000,
+	});
+	// Nothing said, or nothing readable, is nothing known.
+	expect(rateHeadersOf({}, now)).toEqual({});
+	expect(
+		rateHeadersOf({
+			'x-ratelimit-limit': '0',
+			'x-ratelimit-remaining': ' ',
+			'x-ratelimit-reset': 'soon',
+		}),
+	).toEqual({ limit: undefined, remaining: undefined, resetMs: undefined });
+});
+
+describe('one key, several runs at once', () => {
+	test('their starts together never exceed the limit, and the run served longest ago goes first', async () => {
+		const { clock, key, run } = keyAndRun();
+		const batch = run();
+		for (let i = 0; i < 10; i++) batch.accepted((await batch.nextStart())!);
+		batch.throttled((await batch.nextStart())!, { headers: { limit: 10 } });
+		expect(key.limit.rate).toBe(10);
+		const other = run();
+		const starts: Array<[string, number]> = [];
+		const ask = async (name: string, pacer: Pacer, count: number) => {
+			for (let i = 0; i < count; i++) {
+				const start = (await pacer.nextStart())!;
+				starts.push([name, start.at]);
+				pacer.accepted(start);
+			}
+		};
+		// The fake clock moves on every wait: run both at once on it.
+		await Promise.all([ask('batch', batch, 20), ask('other', other, 20)]);
+		const at = starts.map(([, time]) => time);
+		for (const time of at) {
+			expect(at.filter((o) => o > time - 1000 && o <= time).length).toBeLessThanOrEqual(10);
+		}
+		// Taking turns: in any ten starts in a row, each run has about half.
+		const names = starts.map(([name]) => name);
+		for (let i = 0; i + 10 <= names.length / 2; i++) {
+			expect(
+				names.slice(i, i + 10).filter((name) => name === 'other').length,
+			).toBeGreaterThanOrEqual(4);
+		}
+		expect(clock.time).toBeGreaterThanOrEqual(3000);
+	});
+
+	test('a run that asks while another waits for the window gets the next start', async () => {
+		const api = new PacedApi({ limit: () => 20, latencyMs: 2 });
+		await api.runs([{ items: 40 }]); // the key learns 20/s
+		const started = api.clock.now();
+		let single: number | undefined;
+		const both = api.runs([{ items: 200 }]);
+		void (async () => {
+			await api.clock.wait(3000); // the batch fills every window meanwhile
+			const pacer = new Pacer(api.key, { concurrency: 1, maxPerSecond: 0 }, api.clock);
+			const asked = api.clock.now();
+			const start = (await pacer.nextStart())!;
+			single = start.at - asked;
+			pacer.accepted(start);
+		})();
+		await both;
+		expect(api.clock.now() - started).toBeGreaterThan(9000);
+		// The slot freed next goes to it: at 20/s, one frees every 50 ms on average.
+		expect(single).toBeLessThanOrEqual(100);
+	});
+
+	test('withdrawn when its execution is cancelled: the wait ends with no start', async () => {
+		const clock = fakeClock();
+		const key = new KeyPacer(new KeyLimit(clock), clock);
+		const controller = new AbortController();
+		const pacer = new Pacer(key, { concurrency: 100, maxPerSecond: 0 }, clock, controller.signal);
+		key.throttled((await pacer.nextStart())!, { waitMs: 60_000 });
+		const waiting = pacer.nextStart();
+		controller.abort();
+		expect(await waiting).toBeUndefined();
+		expect(await pacer.nextStart()).toBeUndefined();
+	});
+
+	test("an agent's tool call waits no longer than its patience, and knows until when", async () => {
+		const { key, run } = keyAndRun();
+		const batch = run();
+		key.throttled((await batch.nextStart())!, { waitMs: 30_000 });
+		const tool = run({ patienceMs: 5000 });
+		expect(await tool.nextStart()).toBeUndefined();
+		expect(tool.blockedUntil).toBe(30_000);
+	});
+});
+
+describe('300 requests against an API limiting them per rolling second, Concurrency 20', () => {
 	// A virtual-time model of the pipeline against the sandbox's limiter (bench/payments.ts
 	// measures the same in real n8n): the time against the floor the limit allows, and how many
 	// requests the API refused.
-	test.each([
+	const scenarios: Array<[string, (t: number) => number, number]> = [
 		['10/s', () => 10, 30_000],
 		['50/s', () => 50, 6000],
 		['200/s', () => 200, 1500],
-		['50/s, halved from 2 s to 4 s', (t: number) => (t >= 2000 && t < 4000 ? 25 : 50), 7000],
-	])('%s: at most 2 %% refused, within 1.05× the floor', async (_name, limit, floorMs) => {
-		const run = await rateLimitedBatch({ items: 300, concurrency: 20, limit, latencyMs: 2 });
-		expect(run.refused / run.requests).toBeLessThanOrEqual(0.02);
-		expect(run.timeMs / floorMs).toBeLessThanOrEqual(1.05);
-	});
+		['50/s, halved from 2 s to 4 s', (t) => (t >= 2000 && t < 4000 ? 25 : 50), 7000],
+	];
+
+	test.each(scenarios)(
+		'%s, nothing learned yet: at most 2 %% refused, within 1.05× the floor',
+		async (_name, limit, floorMs) => {
+			const run = await rateLimitedBatch({ items: 300, concurrency: 20, limit, latencyMs: 2 });
+			expect(run.refused / run.requests).toBeLessThanOrEqual(0.02);
+			expect(run.timeMs / floorMs).toBeLessThanOrEqual(1.05);
+		},
+	);
+
+	test.each(scenarios)(
+		'%s, a later run on the key (Concurrency 50, 20 ms away): nothing refused but probes, within 1.10× the floor',
+		async (_name, limit, floorMs) => {
+			const api = new PacedApi({ limit: () => limit(0), latencyMs: 20 });
+			await api.runs([{ items: 300, concurrency: 50 }]);
+			await api.idle(3000);
+			api.reconfigure({ limit, latencyMs: 20 });
+			const [run] = await api.runs([{ items: 300, concurrency: 50 }]);
+			expect(run.refused / run.requests).toBeLessThanOrEqual(0.02);
+			expect(run.timeMs / floorMs).toBeLessThanOrEqual(1.1);
+		},
+	);
 
 	test('without a stated limit it still learns it, from what the API accepted', async () => {
 		const run = await rateLimitedBatch({
@@ -194,9 +387,65 @@ describe('300 requests against an API limiting them per rolling second, 20 at a 
 			concurrency: 20,
 			limit: () => 50,
 			latencyMs: 2,
-			stateLimit: false,
+			headers: 'none',
 		});
 		expect(run.refused / run.requests).toBeLessThanOrEqual(0.02);
 		expect(run.timeMs / 6000).toBeLessThanOrEqual(1.05);
+	});
+
+	test('two and three runs at once share the limit: within 1.10× the floor, at most 2 % refused', async () => {
+		for (const runs of [2, 3]) {
+			const api = new PacedApi({ limit: () => 50, latencyMs: 20 });
+			const results = await api.runs(Array.from({ length: runs }, () => ({ items: 300 })));
+			const requests = results.reduce((sum, r) => sum + r.requests, 0);
+			const refused = results.reduce((sum, r) => sum + r.refused, 0);
+			expect(refused / requests).toBeLessThanOrEqual(0.02);
+			expect(
+				Math.max(...results.map((r) => r.timeMs)) / ((runs * 300 * 1000) / 50),
+			).toBeLessThanOrEqual(1.1);
+		}
+	});
+});
+
+describe('two queue-mode workers on one key, each its own pacer (300 payments each, 50/s, 20 ms away)', () => {
+	test.each(['on429', 'always', 'none'] as const)(
+		'the API saying its limit %s: within 1.10× the floor, at most 2.5 %% refused',
+		async (headers) => {
+			const api = new PacedApi({ limit: () => 50, latencyMs: 20, headers });
+			const results = await api.runs([
+				{ items: 300, concurrency: 50, process: 1 },
+				{ items: 300, concurrency: 50, process: 2 },
+			]);
+			const refused = results.reduce((sum, r) => sum + r.refused, 0);
+			const requests = results.reduce((sum, r) => sum + r.requests, 0);
+			expect(Math.max(...results.map((r) => r.timeMs)) / 12_040).toBeLessThanOrEqual(1.1);
+			expect(refused / requests).toBeLessThanOrEqual(0.025);
+		},
+	);
+});
+
+describe('a learned limit is a belief, not a ceiling', () => {
+	test.each([
+		['no rate headers', 'none', 4000],
+		['what remains said on every answer', 'always', 4000],
+	] as const)(
+		'learned while another sender used the key, it climbs back once the sender stops (%s)',
+		async (_name, headers, withinMs) => {
+			const api = new PacedApi({ limit: () => 50, latencyMs: 10, headers });
+			api.others(25, 0, 5000);
+			await api.runs([{ items: 600 }]);
+			expect(api.peakRate(0, 5000)).toBeLessThanOrEqual(50);
+			// From 5 s on the key is ours: the rate is back at 50 within `withinMs`.
+			const back = api.accepted.find((at) => at > 5000 && api.peakRate(at, at + 1000) >= 45);
+			expect(back).toBeDefined();
+			expect(back! - 5000).toBeLessThanOrEqual(withinMs);
+		},
+	);
+
+	test('halved and restored, the rate is back within 2 s of the restore', async () => {
+		const api = new PacedApi({ limit: (t) => (t >= 2000 && t < 6000 ? 25 : 50), latencyMs: 20 });
+		await api.runs([{ items: 500, concurrency: 50 }]);
+		const back = api.accepted.find((at) => at >= 6000 && api.peakRate(at, at + 1000) >= 45);
+		expect(back! - 6000).toBeLessThanOrEqual(2000);
 	});
 });

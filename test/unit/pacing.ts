@@ -1,11 +1,12 @@
-import { Pacer } from '../../nodes/PartnerLogistics/pipeline/pacer';
+import { KeyLimit, type Start } from '../../nodes/PartnerLogistics/pipeline/keyLimit';
+import { KeyPacer, Pacer, type PacerSettings } from '../../nodes/PartnerLogistics/pipeline/pacer';
 import { Retries } from '../../nodes/PartnerLogistics/pipeline/retry';
 
 /**
  * A virtual clock: time moves only from one timer to the next, so a batch of requests over many
  * seconds runs in milliseconds and exactly the same every time.
  */
-class VirtualClock {
+export class VirtualClock {
 	private time = 0;
 	private seq = 0;
 	private readonly timers: Array<{ at: number; seq: number; resolve: () => void }> = [];
@@ -31,75 +32,172 @@ class VirtualClock {
 	}
 }
 
-export interface BatchOptions {
-	items: number;
-	concurrency: number;
-	/** The API's limit per rolling second at a moment (ms since the batch started). */
+export interface ApiOptions {
+	/** The API's limit per rolling second at a moment (ms on the clock). */
 	limit: (at: number) => number;
-	/** One way, varying from half to one and a half times this. */
+	/** One way, varying by a tenth either side (plus a millisecond): a steady network's jitter. */
 	latencyMs: number;
-	/** Whether a 429 says the limit (X-RateLimit-Limit), as the sandbox does. */
-	stateLimit?: boolean;
+	/** What the API says of its limit: on its 429s (as the sandbox), on every answer, or nothing. */
+	headers?: 'on429' | 'always' | 'none';
+}
+
+/** A node run of `items`, with its own settings, in this process or another (`process`). */
+export type Batch = { items: number; process?: number } & Partial<PacerSettings>;
+
+export interface RunResult {
+	/** From the run's first request asked for to its last answer. */
+	timeMs: number;
+	requests: number;
+	refused: number;
 }
 
 /**
- * The pipeline's sending (pacer, retries as the API's Retry-After asks) against a limiter like
- * the sandbox's: N accepted per rolling second, a 429 with Retry-After in whole seconds, at least
- * one. Returns how long the batch took and how many requests the API refused.
+ * The pipeline's sending (one key's pacer, each run's retries as the API's Retry-After asks)
+ * against an API limiting each key like the sandbox: N accepted per rolling second, a 429 with
+ * Retry-After in whole seconds, at least one. Other senders on the key (another n8n, another
+ * queue-mode worker) can be added with `others`; they use the key's quota unseen.
  */
-export async function rateLimitedBatch(options: BatchOptions) {
-	const clock = new VirtualClock();
-	let seed = 1;
-	const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
-	const accepted: number[] = [];
-	let requests = 0;
-	let refused = 0;
-	const api = (at: number) => {
-		requests++;
-		while (accepted.length && accepted[0] <= at - 1000) accepted.shift();
-		if (accepted.length < options.limit(at)) {
-			accepted.push(at);
-			return { status: 201 };
-		}
-		refused++;
-		const retryAfter = String(Math.max(1, Math.ceil((accepted[0] + 1000 - at) / 1000)));
-		return { status: 429, retryAfter, limit: options.limit(at) };
-	};
-	const pacer = new Pacer({ concurrency: options.concurrency, maxPerSecond: 0 }, clock);
-	const hop = () => clock.wait(options.latencyMs * (0.5 + random()));
-	let next = 0;
-	const worker = async () => {
-		while (next < options.items) {
-			next++;
-			const retries = new Retries({ maxRetries: 10, faultRetries: 3 }, random);
-			for (;;) {
-				const startedAt = await pacer.nextStart();
-				await hop();
-				const answer = api(clock.now());
-				await hop();
-				if (answer.status !== 429) {
-					pacer.accepted(startedAt);
-					break;
-				}
+export class PacedApi {
+	readonly clock = new VirtualClock();
+	readonly key: KeyPacer;
+	/** When the API accepted each request, any sender's. */
+	readonly accepted: number[] = [];
+	private readonly window: number[] = [];
+	private seed = 1;
+	/** The clock time the limit schedule counts from. */
+	private origin = 0;
 
-				const decision = retries.next(
-					{ kind: 'status', status: 429, retryAfter: answer.retryAfter },
-					clock.now(),
-				);
-				pacer.throttled(startedAt, {
-					told: options.stateLimit === false ? undefined : answer.limit,
-					waitMs: decision.retry ? decision.delayMs : undefined,
-				});
-				if (!decision.retry) throw new Error('the API kept refusing');
-				await clock.wait(decision.delayMs);
+	constructor(private options: ApiOptions) {
+		this.key = new KeyPacer(new KeyLimit(this.clock), this.clock);
+	}
+
+	/** Lets `ms` pass with nothing sent (the set-up between two runs). */
+	async idle(ms: number): Promise<void> {
+		let done = false;
+		void this.clock.wait(ms).then(() => (done = true));
+		await this.clock.run(() => done);
+	}
+
+	/** The API changes (e.g. before a later run): its limit schedule counts from now. */
+	reconfigure(options: ApiOptions): void {
+		this.options = options;
+		this.origin = this.clock.now();
+	}
+
+	random = () => (this.seed = (this.seed * 16807) % 2147483647) / 2147483647;
+
+	/**
+	 * Runs these batches on the key at once, each a node run of `items` with its own settings; a
+	 * batch with `process` set runs in another n8n process (a queue-mode worker): its own pacer.
+	 */
+	async runs(batches: Batch[]): Promise<RunResult[]> {
+		let running = batches.length;
+		const results = batches.map(async (batch) => {
+			const result = await this.batch(batch);
+			running--;
+			return result;
+		});
+		await this.clock.run(() => running === 0);
+		return await Promise.all(results);
+	}
+
+	/** Another sender taking `perSecond` of the key's quota from `from` to `until` (ms). */
+	others(perSecond: number, from: number, until: number): void {
+		void (async () => {
+			await this.clock.wait(from);
+			while (this.clock.now() < until) {
+				this.answer(this.clock.now());
+				await this.clock.wait(1000 / perSecond);
 			}
+		})();
+	}
+
+	/** The most requests the API accepted in any second from `from` on. */
+	peakRate(from: number, to = Infinity): number {
+		const inRange = this.accepted.filter((at) => at >= from && at < to);
+		return Math.max(
+			0,
+			...inRange.map((at) => inRange.filter((o) => o >= at && o < at + 1000).length),
+		);
+	}
+
+	private answer(at: number) {
+		while (this.window.length && this.window[0] <= at - 1000) this.window.shift();
+		const limit = this.options.limit(at - this.origin);
+		const said = this.options.headers ?? 'on429';
+		if (this.window.length < limit) {
+			this.window.push(at);
+			this.accepted.push(at);
+			return {
+				status: 201,
+				limit: said === 'always' ? limit : undefined,
+				remaining: said === 'always' ? limit - this.window.length : undefined,
+			};
 		}
-	};
-	let done = false;
-	const all = Promise.all(Array.from({ length: options.concurrency }, worker)).then(
-		() => (done = true),
-	);
-	await clock.run(() => done);
-	await all;
-	return { timeMs: clock.now(), requests, refused };
+		const waitMs = this.window[this.window.length - limit] + 1000 - at;
+		return {
+			status: 429,
+			retryAfter: String(Math.max(1, Math.ceil(waitMs / 1000))),
+			limit: said === 'none' ? undefined : limit,
+			remaining: said === 'always' ? 0 : undefined,
+			resetMs: said === 'always' ? waitMs : undefined,
+		};
+	}
+
+	/** The key's pacer in each other process, made on first use. */
+	private readonly processes = new Map<number, KeyPacer>();
+
+	private async batch({ items, process, ...settings }: Batch) {
+		const { clock } = this;
+		let key = this.key;
+		if (process !== undefined) {
+			key = this.processes.get(process) ?? new KeyPacer(new KeyLimit(clock), clock);
+			this.processes.set(process, key);
+		}
+		const pacer = new Pacer(key, { concurrency: 20, maxPerSecond: 0, ...settings }, clock);
+		const began = clock.now();
+		const { latencyMs } = this.options;
+		const hop = () => clock.wait(latencyMs * (0.9 + 0.2 * this.random()) + this.random());
+		let requests = 0;
+		let refused = 0;
+		let next = 0;
+		const worker = async () => {
+			while (next < items) {
+				next++;
+				const retries = new Retries({ maxRetries: 10, faultRetries: 3 }, this.random);
+				for (;;) {
+					const start = (await pacer.nextStart()) as Start;
+					await hop();
+					requests++;
+					const { status, retryAfter, ...headers } = this.answer(clock.now());
+					await hop();
+					if (status !== 429) {
+						pacer.accepted(start, headers);
+						break;
+					}
+					refused++;
+					const decision = retries.next({ kind: 'status', status, retryAfter }, clock.now());
+					pacer.throttled(start, {
+						headers,
+						waitMs: decision.retry ? decision.delayMs : undefined,
+					});
+					if (!decision.retry) throw new Error('the API kept refusing');
+					await clock.wait(decision.delayMs);
+				}
+			}
+		};
+		const concurrency = settings.concurrency ?? 20;
+		await Promise.all(Array.from({ length: Math.min(concurrency, items) }, worker));
+		return { timeMs: clock.now() - began, requests, refused };
+	}
+}
+
+/** One batch of `items` against a fresh key (nothing learned yet). */
+export async function rateLimitedBatch(
+	options: ApiOptions & { items: number; concurrency: number },
+): Promise<RunResult> {
+	const [result] = await new PacedApi(options).runs([
+		{ items: options.items, concurrency: options.concurrency },
+	]);
+	return result;
 }

@@ -152,10 +152,21 @@ export function describeFaultCode(code: string, timeoutMs: number): string {
 const isTimeout = (code: string) => ['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT'].includes(code);
 export const isUnreachable = (code: string) => ['ECONNREFUSED', 'ENOTFOUND'].includes(code);
 
-/** A Retry-After longer than the node waits: say so rather than "raise Max Retries". */
-export function describeLongRetryAfter(waitMs: number, maxWaitMs: number): ApiErrorText {
+/**
+ * A Retry-After longer than the node waits: say so rather than "raise Max Retries", and when to
+ * try again. An agent's tool call waits at most a few seconds (`toolCall`): the agent is told the
+ * time, so it can answer its user or call again then.
+ */
+export function describeLongRetryAfter(
+	waitMs: number,
+	maxWaitMs: number,
+	{ now = Date.now(), toolCall = false }: { now?: number; toolCall?: boolean } = {},
+): ApiErrorText {
+	const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+	const after = new Date(now + seconds * 1000).toISOString().slice(11, 19);
+	const waiter = toolCall ? 'a tool call waits' : 'this node waits';
 	return {
-		message: `The API asked to wait ${Math.ceil(waitMs / 1000)} s before trying again (Retry-After), longer than the ${maxWaitMs / 1000} s this node waits. Nothing more was sent for this item; run it again later.`,
+		message: `The API asked to wait ${seconds} s before trying again (Retry-After), longer than the ${maxWaitMs / 1000} s ${waiter}. Nothing more was sent for this ${toolCall ? 'call' : 'item'}; try again after ${after} UTC.`,
 		description:
 			'More retries would not help: the API refuses requests until its Retry-After has passed.',
 	};

@@ -5,14 +5,18 @@ import { deepCopy } from 'n8n-workflow';
  *
  * n8n evaluates every `={{ … }}` parameter on its own: a fresh data proxy, and in n8n 2.x a call
  * into its sandboxed expression isolate, for each. A route mapped by seven expressions paid that
- * seven times per item. Parameters whose expressions are each one whole `{{ … }}` (what the editor
- * writes when a field is dragged in) are instead evaluated together, as one array, per item.
+ * seven times per item. Parameters whose expressions are each one whole `{{ … }}` are instead
+ * evaluated together, as one array, per item. And an expression that only reads a field of the
+ * item (`{{ $json.pickupAddress }}`, what the editor writes when a field is dragged in) needs no
+ * evaluation at all: its value is the item's field, read straight off it.
  */
 
 /** Where one expression sits in a parameter's stored value, and its code. */
 export interface ExpressionLeaf {
 	path: Array<string | number>;
 	code: string;
+	/** The field of the item the code reads and nothing else (`$json.a`), when it is only that. */
+	field?: string[];
 }
 
 /** `={{ code }}` and nothing else, with no template inside the code. */
@@ -31,7 +35,7 @@ export function expressionLeaves(
 		if (!value.startsWith('=')) return [];
 		const code = WHOLE_EXPRESSION.exec(value)?.[1];
 		if (code === undefined || /\{\{|\}\}|\$parameter/.test(code)) return undefined;
-		return [{ path, code }];
+		return [{ path, code, field: itemField(code) }];
 	}
 	if (!value || typeof value !== 'object') return [];
 	const leaves: ExpressionLeaf[] = [];
@@ -52,6 +56,41 @@ export function expressionLeaves(
 export function batchExpression(codes: string[]): string {
 	const values = codes.map((code) => `(\n${code}\n)`).join(',\n');
 	return `{{ [\n${values}\n].map((value) => value !== null && (typeof value === 'object' || typeof value === 'function') ? { unbatchable: true } : value) }}`;
+}
+
+/** `$json.a.b`, `$json['a b']`: the field an expression that only reads the item reads. */
+const ITEM_FIELD =
+	/^\s*\$json((?:\s*\.\s*[A-Za-z_$][\w$]*|\s*\[\s*(?:'[^'\\]*'|"[^"\\]*")\s*\])+)\s*$/;
+const STEP = /\.\s*([A-Za-z_$][\w$]*)|\[\s*(?:'([^']*)'|"([^"]*)")\s*\]/g;
+const NOT_DATA = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * The path an expression reads from the incoming item when that is all it does: what the editor
+ * writes when a field is dragged in (`{{ $json.pickupAddress }}`, `{{ $json['pickup address'] }}`).
+ */
+export function itemField(code: string): string[] | undefined {
+	const steps = ITEM_FIELD.exec(code)?.[1];
+	if (steps === undefined) return undefined;
+	const field = [...steps.matchAll(STEP)].map((step) => step[1] ?? step[2] ?? step[3]);
+	return field.some((name) => NOT_DATA.has(name)) ? undefined : field;
+}
+
+/**
+ * The item's value at `field`, when it is text, a number, a boolean or null: what n8n's evaluation
+ * of `$json.…` gives for it. Anything else (missing, an object, a date) is undefined: n8n evaluates
+ * that one itself.
+ */
+export function readItemField(item: unknown, field: string[]): unknown {
+	let value = item;
+	for (const name of field) {
+		if (!value || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, name)) {
+			return undefined;
+		}
+		value = (value as Record<string, unknown>)[name];
+	}
+	return value === null || ['string', 'number', 'boolean'].includes(typeof value)
+		? value
+		: undefined;
 }
 
 /** A value batched as is: a scalar, never the marker of batchExpression. */

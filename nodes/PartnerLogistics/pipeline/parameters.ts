@@ -5,6 +5,7 @@ import {
 	batchExpression,
 	expressionLeaves,
 	isBatchable,
+	readItemField,
 	withValues,
 	type ExpressionLeaf,
 } from './expressions';
@@ -19,12 +20,19 @@ export type ParameterReaders = (itemIndex: number) => ParameterReader;
  * pickers have no URL mode, so no extraction rule applies).
  *
  * The parameters an item read by expression are remembered, and from the next item on their
- * expressions are evaluated together, in one call per item (see expressions.ts). Values without
- * an expression are taken as stored, which is what n8n's getNodeParameter gives for them: none of
- * our properties declares a `validateType` for n8n's schema check to convert.
+ * expressions are evaluated together, in one call per item (see expressions.ts); those that only
+ * read a field of the item (`$json.pickupAddress`) are read straight off it, with no call. The
+ * first item is read the usual way, and if a field read straight off it gives anything else than
+ * n8n gave, no field is read that way for the rest of the run. Values without an expression are
+ * taken as stored, which is what n8n's getNodeParameter gives for them: none of our properties
+ * declares a `validateType` for n8n's schema check to convert.
  */
 export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 	const parameters = context.getNode().parameters;
+	const items = context.getInputData();
+	/** Fields are read straight off the items until one read differs from n8n's. */
+	let direct = true;
+	const isDirect = (leaf: ExpressionLeaf) => direct && leaf.field !== undefined;
 	/** Each parameter's stored value and its expressions: the same for every item of the run. */
 	const storedOf = new Map<string, Stored>();
 	const stored = (name: string): Stored => {
@@ -46,13 +54,19 @@ export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 		const values = new Map<string, BodyValue>();
 		if (!batching) return values;
 		if (!batchCode) {
-			const codes = batch.flatMap((name) => stored(name).leaves!.map((leaf) => leaf.code));
+			const codes = batch.flatMap((name) =>
+				stored(name)
+					.leaves!.filter((leaf) => !isDirect(leaf))
+					.map((leaf) => leaf.code),
+			);
 			batchCode = { expression: batchExpression(codes), count: codes.length };
 		}
-		if (batchCode.count < 2) return values;
-		let results: unknown[];
+		let results: unknown[] = [];
 		try {
-			results = context.evaluateExpression(batchCode.expression, itemIndex) as unknown[];
+			// One expression is as well read on its own (n8n's own conversion then applies).
+			if (batchCode.count > 1) {
+				results = context.evaluateExpression(batchCode.expression, itemIndex) as unknown[];
+			}
 		} catch {
 			// The item's data or the batch itself is at fault: each parameter is read the usual
 			// way, and one that fails is left to fail again when the operation reads it, naming
@@ -68,13 +82,39 @@ export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 			batching = values.size < batch.length;
 			return values;
 		}
+		const item = items[itemIndex]?.json;
+		const evaluated = batchCode.count > 1;
 		let offset = 0;
 		for (const name of batch) {
 			const { value, leaves } = stored(name);
-			const own = results.slice(offset, (offset += leaves!.length));
-			if (own.every(isBatchable)) values.set(name, withValues(value, leaves!, own) as BodyValue);
+			const own: unknown[] = [];
+			// A field missing or not plain (an object, a date), or a lone expression: n8n reads it.
+			let complete = true;
+			for (const leaf of leaves!) {
+				if (isDirect(leaf)) {
+					own.push(readItemField(item, leaf.field!));
+					complete &&= own.at(-1) !== undefined;
+				} else if (evaluated) {
+					own.push(results[offset++]);
+				} else {
+					complete = false;
+				}
+			}
+			if (complete && own.every(isBatchable)) {
+				values.set(name, withValues(value, leaves!, own) as BodyValue);
+			}
 		}
 		return values;
+	};
+
+	/** The first time n8n reads a parameter whose expressions all read fields: the same off the item? */
+	const checkDirect = (name: string, itemIndex: number, read: BodyValue) => {
+		const { value, leaves } = stored(name);
+		if (!direct || !leaves?.length || !leaves.every(isDirect)) return;
+		const own = leaves.map((leaf) => readItemField(items[itemIndex]?.json, leaf.field!));
+		if (own.some((field) => field === undefined)) return;
+		direct = JSON.stringify(withValues(value, leaves, own)) === JSON.stringify(read);
+		batchCode = undefined;
 	};
 
 	const evaluate = (name: string, itemIndex: number): BodyValue =>
@@ -92,6 +132,7 @@ export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 			} else {
 				read = evaluate(name, itemIndex);
 				if (leaves && !batch.includes(name)) {
+					checkDirect(name, itemIndex, read);
 					batch.push(name);
 					batchCode = undefined;
 				}

@@ -31,6 +31,8 @@ export interface RetryBudget {
 	maxRetries: number;
 	/** Retries of connection faults, timeouts, 502 and 504. */
 	faultRetries: number;
+	/** The longest a request waits for its retries in all (an agent's tool call); else per wait, a minute. */
+	patienceMs?: number;
 }
 
 export interface RetryState {
@@ -38,6 +40,8 @@ export interface RetryState {
 	faultRetries: number;
 	/** An earlier attempt of this request broke or timed out: the API may still be working on it. */
 	faulted?: boolean;
+	/** Waited so far for retries of this request. */
+	waitedMs?: number;
 }
 
 export type RetryDecision =
@@ -47,7 +51,8 @@ export type RetryDecision =
 /**
  * Whether and when to try again. 429/503 honour Retry-After (delay-seconds or an HTTP date) or
  * back off exponentially; faults and gateway errors back off from 500 ms. A Retry-After beyond
- * MAX_RETRY_DELAY_MS is never waited out silently: the caller stops and says so.
+ * MAX_RETRY_DELAY_MS (or beyond what is left of the budget's patience) is never waited out
+ * silently: the caller stops and says so.
  */
 export function decideRetry(
 	attempt: Attempt,
@@ -60,14 +65,14 @@ export function decideRetry(
 	if (attempt.kind === 'status' && BUSY_STATUSES.includes(attempt.status)) {
 		if (state.busyRetries >= budget.maxRetries) return { retry: false, reason: 'budget' };
 		const asked = parseRetryAfter(attempt.retryAfter, now);
-		if (asked !== undefined && asked > MAX_RETRY_DELAY_MS) {
-			return { retry: false, reason: 'retry-after-too-long', waitMs: asked };
-		}
 		// Retry-After is the API's own wait: a little jitter is enough, the pacer spaces the starts.
 		const delayMs =
 			asked !== undefined
 				? asked + Math.floor(jitter / 5)
 				: backoff(1000, state.busyRetries) + jitter;
+		if ((asked ?? 0) > MAX_RETRY_DELAY_MS || delayMs > patienceLeft(state, budget)) {
+			return { retry: false, reason: 'retry-after-too-long', waitMs: asked ?? delayMs };
+		}
 		return { retry: true, delayMs, busy: true };
 	}
 	// A 409 right after our own attempt broke off is most likely that attempt, still in progress
@@ -77,8 +82,15 @@ export function decideRetry(
 			? TRANSIENT_FAULTS.includes(attempt.code)
 			: GATEWAY_STATUSES.includes(attempt.status) || (attempt.status === 409 && !!state.faulted);
 	if (!transient) return { retry: false, reason: 'not-retryable' };
-	if (state.faultRetries >= budget.faultRetries) return { retry: false, reason: 'budget' };
-	return { retry: true, delayMs: backoff(500, state.faultRetries) + jitter, busy: false };
+	const delayMs = backoff(500, state.faultRetries) + jitter;
+	if (state.faultRetries >= budget.faultRetries || delayMs > patienceLeft(state, budget)) {
+		return { retry: false, reason: 'budget' };
+	}
+	return { retry: true, delayMs, busy: false };
+}
+
+function patienceLeft(state: RetryState, budget: RetryBudget): number {
+	return budget.patienceMs === undefined ? Infinity : budget.patienceMs - (state.waitedMs ?? 0);
 }
 
 function backoff(firstMs: number, retries: number): number {
@@ -109,6 +121,7 @@ export class Retries {
 	next(attempt: Attempt, now = Date.now()): RetryDecision {
 		const decision = decideRetry(attempt, this.state, this.budget, now, this.random);
 		if (!decision.retry) return decision;
+		this.state.waitedMs = (this.state.waitedMs ?? 0) + decision.delayMs;
 		if (decision.busy) {
 			this.state.busyRetries++;
 		} else {

@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { optionsDescription } from './options';
 import type { PacerSettings } from './pacer';
@@ -16,6 +16,12 @@ import { CREDENTIAL_TYPE, transportOf, type Transport } from './transport';
 
 /** When n8n's Settings › Request Options › Timeout is not set. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/**
+ * The longest an AI agent's tool call waits for the API's limit: n8n clamps a tool's own Retry On
+ * Fail to 5 s between tries (n8n-core makeHandleToolInvocation), and an agent waiting longer keeps
+ * its user waiting. Past it, the call answers with when to try again.
+ */
+export const TOOL_CALL_PATIENCE_MS = 5000;
 
 /** The whole-number Options the pipeline reads, by name. */
 type NumberOption = 'maxRetries' | 'faultRetries' | 'concurrency' | 'maxRequestsPerSecond';
@@ -40,6 +46,8 @@ export interface RunSettings {
 	transport: Transport;
 	/** Values never to show in an error: the API key and the signing secrets. */
 	secrets: string[];
+	/** The run is an AI agent's (or MCP client's) tool call: it waits at most TOOL_CALL_PATIENCE_MS. */
+	toolCall?: boolean;
 }
 
 /** A node parameter by its path, with the fallback when it is not set. */
@@ -58,11 +66,32 @@ interface SettingSource {
  * the rule; it is never silently replaced.
  */
 export async function readRunSettings(context: IExecuteFunctions): Promise<RunSettings> {
-	return await runSettingsFrom({
+	const settings = await runSettingsFrom({
 		node: context.getNode(),
 		read: (name, fallback) => context.getNodeParameter(name, 0, fallback),
 		credentials: async () => await context.getCredentials(CREDENTIAL_TYPE),
 	});
+	if (!isToolCall(context)) return settings;
+	return {
+		...settings,
+		budget: { ...settings.budget, patienceMs: TOOL_CALL_PATIENCE_MS },
+		pacer: { ...settings.pacer, patienceMs: TOOL_CALL_PATIENCE_MS },
+		toolCall: true,
+	};
+}
+
+/**
+ * Whether n8n runs the node as an AI agent's or MCP client's tool (n8n 2.41.1): through a tool
+ * wrapper (makeHandleToolInvocation, whose context says isToolExecution), or, for the AI Agent
+ * since v3, as a node of the execution whose output goes back to the agent (`rewireOutputLogTo`).
+ * n8n 1.x has only the second: a call through its tool wrapper waits as a workflow run does.
+ */
+function isToolCall(context: IExecuteFunctions): boolean {
+	const { isToolExecution } = context as { isToolExecution?: () => boolean };
+	return (
+		isToolExecution?.call(context) === true ||
+		context.getNode().rewireOutputLogTo === NodeConnectionTypes.AiTool
+	);
 }
 
 /** The same settings for a polling trigger, which has parameters but no items. */

@@ -12,7 +12,9 @@ import {
 	type ApiErrorText,
 } from './errors';
 import { refusesForGood, type RunKeys } from './keys';
+import { rateHeadersOf } from './keyLimit';
 import { Pacer } from './pacer';
+import { pacerClock, pacerOf } from './pacers';
 import { MAX_RETRY_DELAY_MS, Retries, type Attempt, type RetryDecision } from './retry';
 import type { RunSettings } from './runSettings';
 import { sendApiRequest, type ApiRequest, type ApiResponse, type Sender } from './transport';
@@ -43,7 +45,10 @@ export interface Sending {
 	prefix?: string;
 }
 
-/** The sending of a run: paced by its settings, cancelled with its execution. */
+/**
+ * The sending of a run: paced with every other sender on its API key in this n8n process (the
+ * key's pacer, see pacers.ts) and by its own settings, cancelled with its execution.
+ */
 export function sending(
 	node: INode,
 	settings: RunSettings,
@@ -52,7 +57,9 @@ export function sending(
 	options: Pick<Sending, 'capability' | 'mutating' | 'keys' | 'prefix'>,
 ): Sending {
 	const wait = sleeper(signal);
-	const pacer = new Pacer(settings.pacer, { now: () => Date.now(), wait });
+	const { baseUrl, credentials } = settings.transport;
+	const key = pacerOf(baseUrl, String(credentials.data?.apiKey ?? ''));
+	const pacer = new Pacer(key, settings.pacer, pacerClock, signal);
 	return { node, settings, send, pacer, signal, wait, ...options };
 }
 
@@ -65,15 +72,17 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 	const { settings, pacer, signal, wait } = run;
 	const retries = new Retries(settings.budget);
 	for (;;) {
-		const startedAt = await pacer.nextStart();
+		const start = await pacer.nextStart();
 		if (signal?.aborted) {
-			pacer.failed(startedAt);
+			if (start) pacer.failed(start);
 			throw cancelled(run);
 		}
+		if (!start) throw apiError(run, undefined, tooLongToWait(run, pacer.blockedUntil));
 		const exchange = await sendApiRequest(run.send, settings.transport, request);
 		const response = 'response' in exchange ? exchange.response : undefined;
-		if (response && response.status !== 429) pacer.accepted(startedAt);
-		else if (!response) pacer.failed(startedAt);
+		const rate = response && rateHeadersOf(response.headers);
+		if (response && response.status !== 429) pacer.accepted(start, rate);
+		else if (!response) pacer.failed(start);
 		if (response && response.status < 300) {
 			if (signal?.aborted) throw cancelled(run);
 			return response;
@@ -83,8 +92,8 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 			: { kind: 'fault', code: (exchange as { fault: string }).fault };
 		const decision = retries.next(attempt);
 		if (response?.status === 429) {
-			pacer.throttled(startedAt, {
-				told: statedLimit(response),
+			pacer.throttled(start, {
+				headers: rate,
 				waitMs: decision.retry ? decision.delayMs : undefined,
 			});
 		}
@@ -115,14 +124,15 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 	}
 }
 
-/**
- * The limit a 429 states, when it does (X-RateLimit-Limit, or RateLimit-Limit of the IETF draft):
- * the spec shows no rate-limit header, so it is read only as a hint the pacer checks.
- */
-function statedLimit(response: ApiResponse): number | undefined {
-	const header = response.headers['x-ratelimit-limit'] ?? response.headers['ratelimit-limit'];
-	const limit = Number.parseInt(header ?? '', 10);
-	return Number.isInteger(limit) && limit > 0 ? limit : undefined;
+/** A start that could not come within the patience of an agent's tool call. */
+function tooLongToWait(run: Sending, until: number | undefined): ApiErrorText {
+	return describeLongRetryAfter(
+		(until ?? Date.now()) - Date.now(),
+		run.settings.pacer.patienceMs ?? 0,
+		{
+			toolCall: run.settings.toolCall,
+		},
+	);
 }
 
 function failureText(
@@ -133,7 +143,10 @@ function failureText(
 	request: ItemRequest,
 ): ApiErrorText {
 	if (!decision.retry && decision.reason === 'retry-after-too-long') {
-		return describeLongRetryAfter(decision.waitMs ?? 0, MAX_RETRY_DELAY_MS);
+		const { patienceMs } = run.settings.budget;
+		return describeLongRetryAfter(decision.waitMs ?? 0, patienceMs ?? MAX_RETRY_DELAY_MS, {
+			toolCall: run.settings.toolCall,
+		});
 	}
 	const text =
 		response.status === 409 && request.keyHeldForOtherBody

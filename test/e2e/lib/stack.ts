@@ -26,6 +26,12 @@ export interface StackOptions {
 	instanceEnv?: Record<string, string>;
 	/** Extra environment for the n8n server (e.g. N8N_LOG_LEVEL). */
 	n8nEnv?: Record<string, string>;
+	/**
+	 * How n8n gets the packed package: by default it is installed into the user folder before n8n
+	 * starts, as an install from the UI leaves it. A function instead gets the tarball and returns
+	 * environment for every n8n process (e.g. N8N_COMMUNITY_PACKAGES and where to fetch it from).
+	 */
+	communityPackage?: (tarball: string) => Promise<Record<string, string>>;
 	log?: (line: string) => void;
 }
 
@@ -75,9 +81,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 			packPackage(options.workDir),
 		]);
 		sandbox = startedSandbox;
-		log(`Installing ${tarball.split('/').pop()} into n8n's community package folder…`);
-		await installIntoN8n(instance.userFolder, tarball);
-		rmSync(tarball);
+		if (options.communityPackage) {
+			instance.env = { ...instance.env, ...(await options.communityPackage(tarball)) };
+		} else {
+			log(`Installing ${tarball.split('/').pop()} into n8n's community package folder…`);
+			await installIntoN8n(instance.userFolder, tarball);
+			rmSync(tarball);
+		}
 
 		const { credentials, workflows, activate } = await options.fixtures(sandbox.info);
 		const importDir = join(options.workDir, 'import');

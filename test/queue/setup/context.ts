@@ -7,6 +7,8 @@ import {
 	type WorkflowFixture,
 } from '../../e2e/lib/fixtures';
 import { N8nClient } from '../../e2e/lib/n8nApi';
+import type { N8nInstance } from '../../e2e/lib/n8nEnv';
+import { PACKAGE_NAME } from '../../e2e/lib/communityPackage';
 import { repoRoot } from '../../e2e/lib/paths';
 import { SandboxAdmin } from '../../e2e/lib/sandbox';
 import type { SuiteContext } from '../../e2e/lib/suiteContext';
@@ -43,6 +45,19 @@ export type EventSetup = keyof typeof EVENT_SETUPS;
 export const queueWorkflowsDir = join(repoRoot, 'test/queue/workflows');
 export const recipeTemplate = join(repoRoot, 'docs/templates/exactly-once-events.json');
 export const POSTGRES_CREDENTIAL = { id: 'plCredPostgres01', name: 'Event claims database' };
+/**
+ * The package as every queue-mode process gets it here: from N8N_COMMUNITY_PACKAGES, installed by
+ * n8n itself at start (README, Running at scale).
+ */
+export function packageFromEnv(version: string): Record<string, string> {
+	return {
+		N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV: 'true',
+		N8N_COMMUNITY_PACKAGES: JSON.stringify([{ name: PACKAGE_NAME, version }]),
+		// A process that starts without the package (a new container) installs it at start too.
+		N8N_REINSTALL_MISSING_PACKAGES: 'true',
+	};
+}
+
 /** The database the recipe's Postgres node claims event ids in; n8n's own is another one. */
 export const EVENTS_DATABASE = 'partner_events';
 
@@ -85,6 +100,10 @@ export function postgresCredential(port: number, user: string): CredentialFixtur
 export interface QueueContext extends SuiteContext {
 	/** Base URLs of the two webhook processes, A and B. */
 	webhookProcesses: [string, string];
+	/** What every n8n process of the instance shares (its env: queue mode, the package from env). */
+	instance: N8nInstance;
+	/** Paths the registry stand-in served, as of the end of the set-up. */
+	registryRequests: string[];
 	/** n8n's log file (JSON lines) of each process. */
 	logFiles: { main: string; worker: string; webhookA: string; webhookB: string };
 	postgres: { port: number; user: string };

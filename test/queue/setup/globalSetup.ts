@@ -2,10 +2,14 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { readFileSync } from 'node:fs';
+
 import { credentialsFor, loadWorkflows, newSigningSecret } from '../../e2e/lib/fixtures';
 import { n8nLogFile } from '../../e2e/lib/n8nEnv';
 import { installCleanupHooks } from '../../e2e/lib/processes';
+import { repoRoot } from '../../e2e/lib/paths';
 import { queueEnv, roleLogFile, startWebhookProcess, startWorker } from '../../e2e/lib/queueMode';
+import { type RegistryStandIn, startRegistryStandIn } from '../../e2e/lib/registryStandIn';
 import { startPostgres, startRedis } from '../../e2e/lib/services';
 import { startStack } from '../../e2e/lib/stack';
 import { archiveRun } from '../../e2e/setup/archive';
@@ -13,6 +17,7 @@ import { E2E_OWNER } from '../../e2e/setup/state';
 import {
 	EVENT_SETUPS,
 	EVENTS_DATABASE,
+	packageFromEnv,
 	postgresCredential,
 	QUEUE_STACK_FILE_ENV,
 	QUEUE_WORKFLOWS,
@@ -23,9 +28,11 @@ import {
 import { setRunning, stopRunning } from './state';
 
 /**
- * Postgres and Redis, then n8n in queue mode with the packed package installed: the main
- * (editor, REST and public API; no production webhooks), one worker and two webhook processes.
- * Runs once, in jest's main process; whatever fails on the way stops everything started so far.
+ * Postgres and Redis, then n8n in queue mode: the main (editor, REST and public API; no
+ * production webhooks), one worker and two webhook processes. The packed package reaches them the
+ * way the README tells queue-mode users to install it: from N8N_COMMUNITY_PACKAGES, which n8n's
+ * main installs at start from the npm registry (here a stand-in serving the tarball). Runs once,
+ * in jest's main process; whatever fails on the way stops everything started so far.
  */
 export default async function globalSetup(): Promise<void> {
 	const workDir = mkdtempSync(join(tmpdir(), 'partner-logistics-queue-'));
@@ -46,7 +53,16 @@ export default async function globalSetup(): Promise<void> {
 		]);
 		setRunning({ services: [postgres, redis], workDir });
 		const signingSecret = newSigningSecret();
+		const { version } = JSON.parse(readFileSync(`${repoRoot}/package.json`, 'utf8')) as {
+			version: string;
+		};
+		let registry: RegistryStandIn | undefined;
 		const stack = await startStack({
+			communityPackage: async (tarball) => {
+				registry = await startRegistryStandIn(workDir, tarball, version);
+				setRunning({ services: [postgres, redis], workDir, registry });
+				return { ...registry.env, ...packageFromEnv(version) };
+			},
 			workDir,
 			owner: E2E_OWNER,
 			apiKey: true,
@@ -74,7 +90,7 @@ export default async function globalSetup(): Promise<void> {
 			}),
 			log,
 		});
-		setRunning({ services: [postgres, redis], stack, workDir });
+		setRunning({ services: [postgres, redis], stack, workDir, registry });
 
 		log('Starting a worker and webhook processes A and B…');
 		const [worker, webhookA, webhookB] = await Promise.all([
@@ -87,6 +103,7 @@ export default async function globalSetup(): Promise<void> {
 			stack,
 			roles: [worker, webhookA, webhookB],
 			workDir,
+			registry,
 		});
 
 		const context: QueueContext = {
@@ -98,6 +115,8 @@ export default async function globalSetup(): Promise<void> {
 			logDir,
 			userFolder: stack.instance.userFolder,
 			webhookProcesses: [webhookA.baseUrl, webhookB.baseUrl],
+			instance: stack.instance,
+			registryRequests: [...(registry?.requests ?? [])],
 			logFiles: {
 				main: n8nLogFile(stack.instance),
 				worker: roleLogFile(stack.instance, 'worker'),

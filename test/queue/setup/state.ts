@@ -1,5 +1,6 @@
 import type { N8nServer } from '../../e2e/lib/n8nProcess';
 import { stopAll } from '../../e2e/lib/processes';
+import type { RegistryStandIn } from '../../e2e/lib/registryStandIn';
 import type { Service } from '../../e2e/lib/services';
 import type { Stack } from '../../e2e/lib/stack';
 
@@ -10,6 +11,7 @@ interface Running {
 	services: Service[];
 	stack?: Stack;
 	roles?: N8nServer[];
+	registry?: RegistryStandIn;
 }
 
 export function setRunning(running: Running) {
@@ -31,6 +33,7 @@ export async function stopRunning(): Promise<void> {
 		await Promise.all((current.roles ?? []).map((role) => role.stop()));
 		await current.stack?.stop();
 		await Promise.all(current.services.map((service) => service.stop()));
+		await current.registry?.stop();
 	}
 	await stopAll();
 }
