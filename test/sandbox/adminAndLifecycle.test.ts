@@ -6,81 +6,80 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 import { adminFetch, apiClient } from './apiClient';
-import { type Sandbox, startSandbox } from './index';
+import { startSandbox } from './index';
+import { sandboxPerFile } from './perFile';
 import { HOME_DROPOFF, HOME_PICKUP } from './routeForms';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-afterEach(() => sandbox.admin.reset());
-afterAll(() => sandbox.close());
+const t = sandboxPerFile();
 
 const route = { ...HOME_PICKUP, ...HOME_DROPOFF };
 
 describe('admin HTTP routes', () => {
 	test('401 without or with a wrong x-sandbox-admin-token', async () => {
-		for (const token of [null, 'wrong', `${sandbox.adminToken}x`]) {
-			const res = await adminFetch(sandbox, 'GET', '/__admin/state', undefined, token);
+		for (const token of [null, 'wrong', `${t.sandbox.adminToken}x`]) {
+			const res = await adminFetch(t.sandbox, 'GET', '/__admin/state', undefined, token);
 			expect([res.status, res.body.code]).toEqual([401, 'ADMIN_TOKEN_REQUIRED']);
 		}
-		expect((await adminFetch(sandbox, 'POST', '/__admin/reset', {}, null)).status).toBe(401);
-		expect((await adminFetch(sandbox, 'GET', '/__admin/nothing')).status).toBe(404);
+		expect((await adminFetch(t.sandbox, 'POST', '/__admin/reset', {}, null)).status).toBe(401);
+		expect((await adminFetch(t.sandbox, 'GET', '/__admin/nothing')).status).toBe(404);
 	});
 
 	test('state, log and reset; admin calls never appear in the log', async () => {
-		const api = apiClient(sandbox);
+		const api = apiClient(t.sandbox);
 		await api.post('/partner-api/booking-quotes', route);
-		const state = await adminFetch(sandbox, 'GET', '/__admin/state');
+		const state = await adminFetch(t.sandbox, 'GET', '/__admin/state');
 		expect(state.status).toBe(200);
 		expect(state.body.A.counts.quotes).toBe(1);
 		expect(state.body.settings).toMatchObject({ quoteTtlMs: 900_000, rateLimitPerSecond: null });
 
-		const log = await adminFetch(sandbox, 'GET', '/__admin/log');
+		const log = await adminFetch(t.sandbox, 'GET', '/__admin/log');
 		expect(log.body.map((e: { path: string }) => e.path)).toEqual(['/partner-api/booking-quotes']);
-		expect((await adminFetch(sandbox, 'DELETE', '/__admin/log')).status).toBe(200);
-		expect((await adminFetch(sandbox, 'GET', '/__admin/log')).body).toEqual([]);
-		expect(sandbox.requests()).toEqual([]);
+		expect((await adminFetch(t.sandbox, 'DELETE', '/__admin/log')).status).toBe(200);
+		expect((await adminFetch(t.sandbox, 'GET', '/__admin/log')).body).toEqual([]);
+		expect(t.sandbox.requests()).toEqual([]);
 
-		expect((await adminFetch(sandbox, 'POST', '/__admin/reset')).status).toBe(200);
-		expect(sandbox.admin.state().A.counts.quotes).toBe(0);
+		expect((await adminFetch(t.sandbox, 'POST', '/__admin/reset')).status).toBe(200);
+		expect(t.sandbox.admin.state().A.counts.quotes).toBe(0);
 	});
 
 	test('operator flow over HTTP: quotation, credit, assign, move, settle and fail', async () => {
-		const api = apiClient(sandbox);
+		const api = apiClient(t.sandbox);
 		const qr = (await api.post('/partner-api/quote-requests', {})).body.quoteRequestId;
-		const issued = await adminFetch(sandbox, 'POST', `/__admin/quote-requests/${qr}/quotation`, {
+		const issued = await adminFetch(t.sandbox, 'POST', `/__admin/quote-requests/${qr}/quotation`, {
 			amount: 1234,
 			creditTerms: true,
 		});
 		expect(issued.body.quotation).toMatchObject({ amount: 1234, creditTerms: true });
 		expect(
-			(await adminFetch(sandbox, 'POST', '/__admin/orgs/A/credit', { enabled: false })).status,
+			(await adminFetch(t.sandbox, 'POST', '/__admin/orgs/A/credit', { enabled: false })).status,
 		).toBe(200);
 		const refused = await api.post(`/partner-api/quote-requests/${qr}/payment`, {
 			paymentMethod: 'CREDIT',
 		});
 		expect(refused.body.code).toBe('CREDIT_NOT_ENABLED');
-		const bad = await adminFetch(sandbox, 'POST', '/__admin/orgs/C/credit', { enabled: true });
+		const bad = await adminFetch(t.sandbox, 'POST', '/__admin/orgs/C/credit', { enabled: true });
 		expect(bad.status).toBe(400);
 
 		const hq = (await api.post('/partner-api/haulage/quotations', { origin: 'Apapa' })).body
 			.quotationId;
 		expect(
-			(await adminFetch(sandbox, 'POST', `/__admin/haulage/quotations/${hq}/assign`)).status,
+			(await adminFetch(t.sandbox, 'POST', `/__admin/haulage/quotations/${hq}/assign`)).status,
 		).toBe(409);
-		await adminFetch(sandbox, 'POST', `/__admin/haulage/quotations/${hq}/quotation`, {});
+		await adminFetch(t.sandbox, 'POST', `/__admin/haulage/quotations/${hq}/quotation`, {});
 		const pay = await api.post(`/partner-api/haulage/quotations/${hq}/payment`, {
 			paymentMethod: 'SAVED_CARD',
-			paymentMethodId: sandbox.savedCards.enabled,
+			paymentMethodId: t.sandbox.savedCards.enabled,
 			paymentStage: 'UPFRONT',
 		});
-		const assigned = await adminFetch(sandbox, 'POST', `/__admin/haulage/quotations/${hq}/assign`);
+		const assigned = await adminFetch(
+			t.sandbox,
+			'POST',
+			`/__admin/haulage/quotations/${hq}/assign`,
+		);
 		expect(assigned.body).toEqual({ assignmentId: expect.any(String), tripId: expect.any(String) });
 		const { assignmentId, tripId } = assigned.body;
 		const moved = await adminFetch(
-			sandbox,
+			t.sandbox,
 			'POST',
 			`/__admin/haulage/trucks/${assignmentId}/move`,
 			{
@@ -94,13 +93,13 @@ describe('admin HTTP routes', () => {
 			lastPosition: { latitude: 9, longitude: 7 },
 		});
 		const progressed = await adminFetch(
-			sandbox,
+			t.sandbox,
 			'POST',
 			`/__admin/haulage/trips/${tripId}/progress`,
 		);
 		expect(progressed.body).toMatchObject({ tripId, status: 'IN_PROGRESS' });
 		const badStatus = await adminFetch(
-			sandbox,
+			t.sandbox,
 			'POST',
 			`/__admin/haulage/trips/${tripId}/progress`,
 			{
@@ -110,47 +109,49 @@ describe('admin HTTP routes', () => {
 		expect([badStatus.status, badStatus.body.field]).toEqual([400, 'status']);
 
 		const ref = pay.body.paymentReference;
-		const settled = await adminFetch(sandbox, 'POST', `/__admin/payments/${ref}/settle`);
+		const settled = await adminFetch(t.sandbox, 'POST', `/__admin/payments/${ref}/settle`);
 		expect(settled.body).toMatchObject({ reference: ref, status: 'SUCCEEDED' });
-		const failLate = await adminFetch(sandbox, 'POST', `/__admin/payments/${ref}/fail`);
+		const failLate = await adminFetch(t.sandbox, 'POST', `/__admin/payments/${ref}/fail`);
 		expect([failLate.status, failLate.body.code]).toEqual([409, 'PAYMENT_NOT_PENDING']);
-		expect((await adminFetch(sandbox, 'POST', '/__admin/payments/pay_0/settle')).status).toBe(404);
+		expect((await adminFetch(t.sandbox, 'POST', '/__admin/payments/pay_0/settle')).status).toBe(
+			404,
+		);
 	});
 
 	test('faults (RegExp paths as strings), rate limit and quote TTL over HTTP; admin is never faulted or limited', async () => {
-		const faults = await adminFetch(sandbox, 'POST', '/__admin/faults', {
+		const faults = await adminFetch(t.sandbox, 'POST', '/__admin/faults', {
 			failNext: [
 				{ status: 503, times: 2, retryAfterSeconds: 0, path: String(/^\/partner-api\/hub/) },
 			],
 		});
 		expect(faults.status).toBe(200);
-		const api = apiClient(sandbox);
+		const api = apiClient(t.sandbox);
 		expect((await api.get('/partner-api/hubs')).status).toBe(503);
-		expect((await adminFetch(sandbox, 'GET', '/__admin/state')).body.faults.failNext).toEqual([
+		expect((await adminFetch(t.sandbox, 'GET', '/__admin/state')).body.faults.failNext).toEqual([
 			expect.objectContaining({ times: 1, path: '/^\\/partner-api\\/hub/' }),
 		]);
 		expect((await api.get('/partner-api/hubs')).status).toBe(503);
 		expect((await api.get('/partner-api/hubs')).status).toBe(200);
 
-		await adminFetch(sandbox, 'POST', '/__admin/faults', {
+		await adminFetch(t.sandbox, 'POST', '/__admin/faults', {
 			failNext: [{ status: 500, path: '/partner-api/hubs' }],
 		});
 		expect((await api.get('/partner-api/hubs')).status).toBe(500);
 
-		await adminFetch(sandbox, 'POST', '/__admin/faults', { rate500: 1 });
-		await adminFetch(sandbox, 'POST', '/__admin/rate-limit', { perSecond: 1 });
+		await adminFetch(t.sandbox, 'POST', '/__admin/faults', { rate500: 1 });
+		await adminFetch(t.sandbox, 'POST', '/__admin/rate-limit', { perSecond: 1 });
 		for (let i = 0; i < 3; i++)
-			expect((await adminFetch(sandbox, 'GET', '/__admin/state')).status).toBe(200);
-		await adminFetch(sandbox, 'POST', '/__admin/faults', {});
+			expect((await adminFetch(t.sandbox, 'GET', '/__admin/state')).status).toBe(200);
+		await adminFetch(t.sandbox, 'POST', '/__admin/faults', {});
 		expect((await api.get('/partner-api/hubs')).status).toBe(200);
 		expect((await api.get('/partner-api/hubs')).status).toBe(429);
-		await adminFetch(sandbox, 'POST', '/__admin/rate-limit', { perSecond: null });
+		await adminFetch(t.sandbox, 'POST', '/__admin/rate-limit', { perSecond: null });
 		expect((await api.get('/partner-api/hubs')).status).toBe(200);
 		expect(
-			(await adminFetch(sandbox, 'POST', '/__admin/rate-limit', { perSecond: 0 })).status,
+			(await adminFetch(t.sandbox, 'POST', '/__admin/rate-limit', { perSecond: 0 })).status,
 		).toBe(400);
 
-		await adminFetch(sandbox, 'POST', '/__admin/quote-ttl', { ms: 1 });
+		await adminFetch(t.sandbox, 'POST', '/__admin/quote-ttl', { ms: 1 });
 		const quote = await api.post('/partner-api/booking-quotes', route);
 		await new Promise((r) => setTimeout(r, 10));
 		const booking = await api.post('/partner-api/bookings', {
@@ -171,13 +172,13 @@ describe('admin HTTP routes', () => {
 		try {
 			const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`;
 			const secret = `whsec_${randomBytes(24).toString('base64')}`;
-			const res = await adminFetch(sandbox, 'POST', '/__admin/webhooks/send', {
+			const res = await adminFetch(t.sandbox, 'POST', '/__admin/webhooks/send', {
 				url,
 				secret,
 				type: 'x.y',
 			});
 			expect(res.body).toMatchObject({ status: 202, body: { got: true }, id: expect.any(String) });
-			const bad = await adminFetch(sandbox, 'POST', '/__admin/webhooks/send', {
+			const bad = await adminFetch(t.sandbox, 'POST', '/__admin/webhooks/send', {
 				url,
 				secret,
 				type: 'x',

@@ -1,40 +1,33 @@
 // Replay-refusals mode (a handler's 4xx other than 409/429 stored under its Idempotency-Key and
 // replayed, as Stripe does) and the refuse rule, which makes the handler refuse on demand.
-import { adminFetch, type ApiClient, apiClient } from './apiClient';
+import { adminFetch, apiClient } from './apiClient';
 import { isStoredStatus } from './idempotency';
-import { type Sandbox, SandboxError, startSandbox } from './index';
+import { SandboxError, startSandbox } from './index';
+import { sandboxPerFile } from './perFile';
 import { HOME_DROPOFF, HOME_PICKUP } from './routeForms';
 
-let sandbox: Sandbox;
-let api: ApiClient;
-
-beforeAll(async () => {
-	sandbox = await startSandbox();
-	api = apiClient(sandbox);
-});
-afterEach(() => sandbox.admin.reset());
-afterAll(() => sandbox.close());
+const t = sandboxPerFile();
 
 const route = { ...HOME_PICKUP, ...HOME_DROPOFF };
 const QUOTES = '/partner-api/booking-quotes';
 const BOOKINGS = '/partner-api/bookings';
-const counts = () => sandbox.admin.state().A.counts;
+const counts = () => t.sandbox.admin.state().A.counts;
 const replayedOf = (path: string) =>
-	sandbox.requests({ path }).map((e) => [e.status, e.replayed ?? null, e.fault ?? null]);
+	t.sandbox.requests({ path }).map((e) => [e.status, e.replayed ?? null, e.fault ?? null]);
 
 async function quoteId(): Promise<string> {
-	return (await api.post(QUOTES, route)).body.quoteId;
+	return (await t.api.post(QUOTES, route)).body.quoteId;
 }
 
 describe('default mode: only 2xx are stored', () => {
 	test('off at start; a handler 400 frees the key, the corrected retry with it succeeds', async () => {
-		expect(sandbox.admin.state().settings.replayRefusals).toBe(false);
+		expect(t.sandbox.admin.state().settings.replayRefusals).toBe(false);
 		const bad = { ...route, pickupLatitude: 95 };
-		expect((await api.post(QUOTES, bad, { idempotencyKey: 'k' })).status).toBe(400);
-		const again = await api.post(QUOTES, bad, { idempotencyKey: 'k' });
+		expect((await t.api.post(QUOTES, bad, { idempotencyKey: 'k' })).status).toBe(400);
+		const again = await t.api.post(QUOTES, bad, { idempotencyKey: 'k' });
 		expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([400, null]);
-		expect(sandbox.admin.state().idempotencyKeys).toBe(0);
-		expect((await api.post(QUOTES, route, { idempotencyKey: 'k' })).status).toBe(201);
+		expect(t.sandbox.admin.state().idempotencyKeys).toBe(0);
+		expect((await t.api.post(QUOTES, route, { idempotencyKey: 'k' })).status).toBe(201);
 		expect(replayedOf(QUOTES)).toEqual([
 			[400, null, null],
 			[400, null, null],
@@ -43,8 +36,8 @@ describe('default mode: only 2xx are stored', () => {
 	});
 
 	test('a refuse rule answers once, creates nothing, and leaves the key free', async () => {
-		sandbox.admin.setFaults({ failNext: [{ kind: 'refuse', method: 'POST', path: QUOTES }] });
-		const refused = await api.post(QUOTES, route, { idempotencyKey: 'r' });
+		t.sandbox.admin.setFaults({ failNext: [{ kind: 'refuse', method: 'POST', path: QUOTES }] });
+		const refused = await t.api.post(QUOTES, route, { idempotencyKey: 'r' });
 		expect(refused.status).toBe(400);
 		expect(refused.body).toEqual({
 			code: 'VALIDATION_ERROR',
@@ -52,7 +45,7 @@ describe('default mode: only 2xx are stored', () => {
 			injected: true,
 		});
 		expect(counts().quotes).toBe(0);
-		const retry = await api.post(QUOTES, route, { idempotencyKey: 'r' });
+		const retry = await t.api.post(QUOTES, route, { idempotencyKey: 'r' });
 		expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([201, null]);
 		expect(replayedOf(QUOTES)).toEqual([
 			[400, null, 'refuse'],
@@ -62,7 +55,7 @@ describe('default mode: only 2xx are stored', () => {
 });
 
 describe('replay-refusals mode', () => {
-	beforeEach(() => sandbox.admin.setReplayRefusals(true));
+	beforeEach(() => t.sandbox.admin.setReplayRefusals(true));
 
 	test.each([
 		['400 VALIDATION_ERROR', QUOTES, { ...route, pickupLatitude: 95 }, 400],
@@ -70,16 +63,16 @@ describe('replay-refusals mode', () => {
 	])(
 		'a handler %s is replayed byte for byte; another body is 409',
 		async (_, path, body, status) => {
-			const first = await api.post(path, body, { idempotencyKey: 'k' });
+			const first = await t.api.post(path, body, { idempotencyKey: 'k' });
 			expect(first.status).toBe(status);
 			expect(first.headers.get('idempotent-replayed')).toBeNull();
 
-			const replay = await api.post(path, body, { idempotencyKey: 'k' });
+			const replay = await t.api.post(path, body, { idempotencyKey: 'k' });
 			expect(replay.status).toBe(status);
 			expect(replay.text).toBe(first.text);
 			expect(replay.headers.get('idempotent-replayed')).toBe('true');
 
-			const other = await api.post(
+			const other = await t.api.post(
 				path,
 				{ ...body, externalReference: 'x' },
 				{ idempotencyKey: 'k' },
@@ -96,16 +89,16 @@ describe('replay-refusals mode', () => {
 
 	test('a handler 409 is not stored: the key is free again', async () => {
 		const id = await quoteId();
-		expect((await api.post(BOOKINGS, { ...route, quoteId: id })).status).toBe(201);
+		expect((await t.api.post(BOOKINGS, { ...route, quoteId: id })).status).toBe(201);
 		const body = { ...route, quoteId: id };
-		const conflict = await api.post(BOOKINGS, body, { idempotencyKey: 'k409' });
+		const conflict = await t.api.post(BOOKINGS, body, { idempotencyKey: 'k409' });
 		expect([conflict.status, conflict.body.code]).toEqual([409, 'QUOTE_ALREADY_BOOKED']);
-		const again = await api.post(BOOKINGS, body, { idempotencyKey: 'k409' });
+		const again = await t.api.post(BOOKINGS, body, { idempotencyKey: 'k409' });
 		expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([409, null]);
-		const keys = sandbox.admin.state().idempotencyKeys;
-		const other = await api.post(QUOTES, route, { idempotencyKey: 'k409' });
+		const keys = t.sandbox.admin.state().idempotencyKeys;
+		const other = await t.api.post(QUOTES, route, { idempotencyKey: 'k409' });
 		expect(other.status).toBe(201);
-		expect(sandbox.admin.state().idempotencyKeys).toBe(keys + 1);
+		expect(t.sandbox.admin.state().idempotencyKeys).toBe(keys + 1);
 	});
 
 	test.each([
@@ -113,20 +106,20 @@ describe('replay-refusals mode', () => {
 		['an injected 503', { status: 503 as const }],
 		['an injected html502', { kind: 'html502' as const }],
 	])('%s is not stored: the retry with the same key runs for real', async (_, rule) => {
-		sandbox.admin.setFaults({ failNext: [{ ...rule, path: QUOTES }] });
-		expect((await api.post(QUOTES, route, { idempotencyKey: 'k' })).status).toBeGreaterThan(400);
-		const retry = await api.post(QUOTES, route, { idempotencyKey: 'k' });
+		t.sandbox.admin.setFaults({ failNext: [{ ...rule, path: QUOTES }] });
+		expect((await t.api.post(QUOTES, route, { idempotencyKey: 'k' })).status).toBeGreaterThan(400);
+		const retry = await t.api.post(QUOTES, route, { idempotencyKey: 'k' });
 		expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([201, null]);
 	});
 
 	test('refusals before the key is reserved (rate limit 429, capability 403) are not stored', async () => {
-		sandbox.admin.setRateLimit(1);
-		expect((await api.get('/partner-api/hubs')).status).toBe(200);
-		expect((await api.post(QUOTES, route, { idempotencyKey: 'k' })).status).toBe(429);
-		sandbox.admin.setRateLimit(null);
-		const readOnly = apiClient(sandbox, sandbox.keys.readOnly);
+		t.sandbox.admin.setRateLimit(1);
+		expect((await t.api.get('/partner-api/hubs')).status).toBe(200);
+		expect((await t.api.post(QUOTES, route, { idempotencyKey: 'k' })).status).toBe(429);
+		t.sandbox.admin.setRateLimit(null);
+		const readOnly = apiClient(t.sandbox, t.sandbox.keys.readOnly);
 		expect((await readOnly.post(QUOTES, route, { idempotencyKey: 'k' })).status).toBe(403);
-		const booked = await api.post(QUOTES, route, { idempotencyKey: 'k' });
+		const booked = await t.api.post(QUOTES, route, { idempotencyKey: 'k' });
 		expect([booked.status, booked.headers.get('idempotent-replayed')]).toEqual([201, null]);
 	});
 });
@@ -149,11 +142,11 @@ describe('isStoredStatus', () => {
 });
 
 describe('refuse rule in replay-refusals mode', () => {
-	beforeEach(() => sandbox.admin.setReplayRefusals(true));
+	beforeEach(() => t.sandbox.admin.setReplayRefusals(true));
 
 	test('one of five bookings refused: the same key replays the refusal, a fresh key books', async () => {
 		const quotes = await Promise.all([1, 2, 3, 4, 5].map(() => quoteId()));
-		sandbox.admin.setFaults({
+		t.sandbox.admin.setFaults({
 			failNext: [
 				{
 					kind: 'refuse',
@@ -166,7 +159,7 @@ describe('refuse rule in replay-refusals mode', () => {
 		});
 		const bodies = quotes.map((id) => ({ ...route, quoteId: id }));
 		const first = await Promise.all(
-			bodies.map((body, i) => api.post(BOOKINGS, body, { idempotencyKey: `book-${i}` })),
+			bodies.map((body, i) => t.api.post(BOOKINGS, body, { idempotencyKey: `book-${i}` })),
 		);
 		const refused = first.map((r, i) => [r.status, i]).filter(([status]) => status !== 201);
 		expect(refused).toEqual([[400, expect.any(Number)]]);
@@ -178,15 +171,15 @@ describe('refuse rule in replay-refusals mode', () => {
 			injected: true,
 		});
 		expect(counts().bookings).toBe(4);
-		expect(sandbox.admin.state().faults.failNext).toEqual([]);
+		expect(t.sandbox.admin.state().faults.failNext).toEqual([]);
 
-		const sameKey = await api.post(BOOKINGS, bodies[i], { idempotencyKey: `book-${i}` });
+		const sameKey = await t.api.post(BOOKINGS, bodies[i], { idempotencyKey: `book-${i}` });
 		expect(sameKey.status).toBe(400);
 		expect(sameKey.text).toBe(first[i].text);
 		expect(sameKey.headers.get('idempotent-replayed')).toBe('true');
 		expect(counts().bookings).toBe(4);
 
-		const freshKey = await api.post(BOOKINGS, bodies[i], { idempotencyKey: `book-${i}-2` });
+		const freshKey = await t.api.post(BOOKINGS, bodies[i], { idempotencyKey: `book-${i}-2` });
 		expect(freshKey.status).toBe(201);
 		expect(counts().bookings).toBe(5);
 		expect(replayedOf(BOOKINGS).filter(([status]) => status !== 201)).toEqual([
@@ -200,21 +193,21 @@ describe('refuse rule in replay-refusals mode', () => {
 		[404, 'NOT_FOUND'],
 		[422, 'UNPROCESSABLE_ENTITY'],
 	] as const)('status %i with its default code %s is stored and replayed', async (status, code) => {
-		sandbox.admin.setFaults({ failNext: [{ kind: 'refuse', status }] });
-		const refused = await api.post(QUOTES, route, { idempotencyKey: 'k' });
+		t.sandbox.admin.setFaults({ failNext: [{ kind: 'refuse', status }] });
+		const refused = await t.api.post(QUOTES, route, { idempotencyKey: 'k' });
 		expect(refused.status).toBe(status);
 		expect(refused.body).toEqual({
 			code,
 			message: `Refused by the sandbox (injected refuse rule): ${code}.`,
 			injected: true,
 		});
-		const replay = await api.post(QUOTES, route, { idempotencyKey: 'k' });
+		const replay = await t.api.post(QUOTES, route, { idempotencyKey: 'k' });
 		expect([replay.status, replay.text]).toEqual([status, refused.text]);
 		expect(replay.headers.get('idempotent-replayed')).toBe('true');
 	});
 
 	test('only requests that reach the handler use it; filters and times apply', async () => {
-		sandbox.admin.setFaults({
+		t.sandbox.admin.setFaults({
 			failNext: [
 				{
 					kind: 'refuse',
@@ -225,16 +218,16 @@ describe('refuse rule in replay-refusals mode', () => {
 				},
 			],
 		});
-		expect((await api.post(QUOTES, route)).status).toBe(201);
-		expect((await apiClient(sandbox, 'wrong').get('/partner-api/hubs')).status).toBe(401);
-		expect(sandbox.admin.state().faults.failNext).toEqual([
+		expect((await t.api.post(QUOTES, route)).status).toBe(201);
+		expect((await apiClient(t.sandbox, 'wrong').get('/partner-api/hubs')).status).toBe(401);
+		expect(t.sandbox.admin.state().faults.failNext).toEqual([
 			expect.objectContaining({ kind: 'refuse', times: 2 }),
 		]);
 		for (let n = 0; n < 2; n++) {
-			const res = await api.get('/partner-api/hubs');
+			const res = await t.api.get('/partner-api/hubs');
 			expect([res.status, res.body.code]).toEqual([400, 'HUB_CLOSED']);
 		}
-		expect((await api.get('/partner-api/hubs')).status).toBe(200);
+		expect((await t.api.get('/partner-api/hubs')).status).toBe(200);
 		expect(replayedOf('/partner-api/hubs')).toEqual([
 			[401, null, null],
 			[400, null, 'refuse'],
@@ -244,41 +237,41 @@ describe('refuse rule in replay-refusals mode', () => {
 	});
 
 	test('a replay does not use a pending refuse rule', async () => {
-		expect((await api.post(QUOTES, route, { idempotencyKey: 'k' })).status).toBe(201);
-		sandbox.admin.setFaults({ failNext: [{ kind: 'refuse', path: QUOTES }] });
-		const replay = await api.post(QUOTES, route, { idempotencyKey: 'k' });
+		expect((await t.api.post(QUOTES, route, { idempotencyKey: 'k' })).status).toBe(201);
+		t.sandbox.admin.setFaults({ failNext: [{ kind: 'refuse', path: QUOTES }] });
+		const replay = await t.api.post(QUOTES, route, { idempotencyKey: 'k' });
 		expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([201, 'true']);
-		expect(sandbox.admin.state().faults.failNext).toHaveLength(1);
+		expect(t.sandbox.admin.state().faults.failNext).toHaveLength(1);
 	});
 });
 
 describe('toggling', () => {
 	test('over HTTP: POST /__admin/replay-refusals {enabled}; state shows it; bad input is 400', async () => {
-		const on = await adminFetch(sandbox, 'POST', '/__admin/replay-refusals', { enabled: true });
+		const on = await adminFetch(t.sandbox, 'POST', '/__admin/replay-refusals', { enabled: true });
 		expect([on.status, on.body]).toEqual([200, { ok: true }]);
-		const state = await adminFetch(sandbox, 'GET', '/__admin/state');
+		const state = await adminFetch(t.sandbox, 'GET', '/__admin/state');
 		expect(state.body.settings.replayRefusals).toBe(true);
 
 		const bad = { ...route, pickupLatitude: 95 };
-		await api.post(QUOTES, bad, { idempotencyKey: 'k' });
+		await t.api.post(QUOTES, bad, { idempotencyKey: 'k' });
 		expect(
-			(await api.post(QUOTES, bad, { idempotencyKey: 'k' })).headers.get('idempotent-replayed'),
+			(await t.api.post(QUOTES, bad, { idempotencyKey: 'k' })).headers.get('idempotent-replayed'),
 		).toBe('true');
 
-		const off = await adminFetch(sandbox, 'POST', '/__admin/replay-refusals', { enabled: false });
+		const off = await adminFetch(t.sandbox, 'POST', '/__admin/replay-refusals', { enabled: false });
 		expect(off.status).toBe(200);
-		expect(sandbox.admin.state().settings.replayRefusals).toBe(false);
+		expect(t.sandbox.admin.state().settings.replayRefusals).toBe(false);
 		// A refusal stored while the mode was on stays until reset().
 		expect(
-			(await api.post(QUOTES, bad, { idempotencyKey: 'k' })).headers.get('idempotent-replayed'),
+			(await t.api.post(QUOTES, bad, { idempotencyKey: 'k' })).headers.get('idempotent-replayed'),
 		).toBe('true');
-		await api.post(QUOTES, bad, { idempotencyKey: 'k2' });
+		await t.api.post(QUOTES, bad, { idempotencyKey: 'k2' });
 		expect(
-			(await api.post(QUOTES, bad, { idempotencyKey: 'k2' })).headers.get('idempotent-replayed'),
+			(await t.api.post(QUOTES, bad, { idempotencyKey: 'k2' })).headers.get('idempotent-replayed'),
 		).toBeNull();
 
 		for (const enabled of ['yes', 1, null]) {
-			const res = await adminFetch(sandbox, 'POST', '/__admin/replay-refusals', { enabled });
+			const res = await adminFetch(t.sandbox, 'POST', '/__admin/replay-refusals', { enabled });
 			expect([res.status, res.body.code, res.body.field]).toEqual([
 				400,
 				'VALIDATION_ERROR',
@@ -288,9 +281,9 @@ describe('toggling', () => {
 	});
 
 	test('reset() restores the start option', async () => {
-		sandbox.admin.setReplayRefusals(true);
-		sandbox.admin.reset();
-		expect(sandbox.admin.state().settings.replayRefusals).toBe(false);
+		t.sandbox.admin.setReplayRefusals(true);
+		t.sandbox.admin.reset();
+		expect(t.sandbox.admin.state().settings.replayRefusals).toBe(false);
 
 		const box = await startSandbox({ replayRefusals: true });
 		try {
