@@ -1,8 +1,10 @@
 // 1,000 Quote › Create items in real n8n: our node with the route from expressions, our node reading
 // the route straight off the items (Route Source: input fields), n8n's HTTP Request node sending the
-// same POSTs, and a plain fetch loop as the floor. Side by side, in alternating rounds, each round
-// after a restart of n8n, whose first run (ours, from expressions, nothing learned of the key yet) is
-// timed on its own; with n8n's /healthz latency while each n8n side runs.
+// same POSTs, a plain fetch loop as the floor, and the transport floor: a bench-only node that POSTs
+// each item through n8n's request helper and does nothing else, the least any node sending through
+// n8n can cost. Side by side, in alternating rounds, each round after a restart of n8n, whose first
+// run (ours, from expressions, nothing learned of the key yet) is timed on its own, as is the
+// transport floor's after another restart; with n8n's /healthz latency while each n8n side runs.
 // Run alone: npx ts-node --transpile-only --prefer-ts-exts bench/quotes.ts
 import { ownCpuMs } from './cpu';
 import { healthzDuring, type LatencySummary, summarize } from './healthz';
@@ -25,17 +27,19 @@ const QUOTES = '/partner-api/booking-quotes';
 /** Node time against the fetch floor's wall time, in the same round. */
 const TARGETS = { expressions: 1.5, inputFields: 1.2 };
 
-const SIDES = ['expressions', 'inputFields', 'httpRequest', 'fetch'] as const;
+const SIDES = ['expressions', 'inputFields', 'transportFloor', 'httpRequest', 'fetch'] as const;
 type Side = (typeof SIDES)[number];
 type NodeSide = Exclude<Side, 'fetch'>;
 const WORKFLOW_OF = {
 	expressions: 'quoteExpressions',
 	inputFields: 'quoteInputFields',
+	transportFloor: 'transportFloor',
 	httpRequest: 'httpRequest',
 } as const;
 const LABELS: Record<Side, string> = {
 	expressions: WORKFLOWS.quoteExpressions.label,
 	inputFields: WORKFLOWS.quoteInputFields.label,
+	transportFloor: WORKFLOWS.transportFloor.label,
 	httpRequest: WORKFLOWS.httpRequest.label,
 	fetch: `fetch floor: a plain Node loop, ${FLOOR_CONCURRENCY} concurrent, from the bench process`,
 };
@@ -71,17 +75,22 @@ export async function run(): Promise<string> {
 			Side,
 			Sample[]
 		>;
-		const firstRuns: Array<{ expressions: Sample; fetch: Sample }> = [];
+		const firstRuns: FirstRun[] = [];
 		for (let round = 0; round < ROUNDS; round++) {
 			await stack.restartN8n();
-			firstRuns.push({
-				expressions: await once(
-					'expressions',
-					`expressions, first run after n8n started ${round + 1}`,
-				),
-				fetch: await once('fetch', `fetch after the first run ${round + 1}`),
-			});
-			for (const side of sides.filter((s) => s !== 'expressions' && s !== 'fetch')) {
+			const expressions = await once(
+				'expressions',
+				`expressions, first run after n8n started ${round + 1}`,
+			);
+			const fetch = await once('fetch', `fetch after the first run ${round + 1}`);
+			await stack.restartN8n();
+			const transportFloor = await once(
+				'transportFloor',
+				`transport floor, first run after n8n started ${round + 1}`,
+			);
+			firstRuns.push({ expressions, fetch, transportFloor });
+			const warm = ['expressions', 'fetch', 'transportFloor'];
+			for (const side of sides.filter((s) => !warm.includes(s))) {
 				await once(side, `${side} warm-up ${round + 1}`);
 			}
 			for (let j = 0; j < sides.length; j++) {
@@ -172,12 +181,19 @@ async function check(
 	return problems;
 }
 
+/** One round's first runs after a restart: ours, the fetch floor right after it, the transport floor. */
+interface FirstRun {
+	expressions: Sample;
+	fetch: Sample;
+	transportFloor: Sample;
+}
+
 const sleep = (msToWait: number) => new Promise<void>((resolve) => setTimeout(resolve, msToWait));
 
 function report(
 	sides: readonly Side[],
 	samples: Record<Side, Sample[]>,
-	firstRuns: Array<{ expressions: Sample; fetch: Sample }>,
+	firstRuns: FirstRun[],
 	idle: LatencySummary,
 	problems: string[],
 ): string {
@@ -197,9 +213,10 @@ function report(
 	/** n8n sides: the node's own time; the fetch floor: its wall time. */
 	const work = (s: Sample) => s.nodeMs ?? s.wallMs;
 	const floor = (side: Side) => ratio(side, 'fetch', work);
+	const transport = (side: Side) => ratio(side, 'transportFloor', (s) => s.nodeMs);
 	const cell = (v: number) => (Number.isNaN(v) ? '–' : ms(v));
 	const times = (side: Side) => {
-		if (!ran(side)) return `| ${LABELS[side]} | not run | | | | | | |`;
+		if (!ran(side)) return `| ${LABELS[side]} | not run | | | | | | | |`;
 		const median_ = (pick: (s: Sample) => number | undefined) => {
 			const got = values(side, pick);
 			return got.length ? cell(median(got)) : '–';
@@ -207,7 +224,8 @@ function report(
 		const x = (r: number) => (Number.isNaN(r) ? '–' : `${r.toFixed(2)}×`);
 		return (
 			`| ${LABELS[side]} | ${median_((s) => s.nodeMs)} | ${x(floor(side))} | ` +
-			`${x(ratio(side, 'httpRequest', (s) => s.nodeMs))} | ${median_((s) => s.wallMs)} | ` +
+			`${x(transport(side))} | ${x(ratio(side, 'httpRequest', (s) => s.nodeMs))} | ` +
+			`${median_((s) => s.wallMs)} | ` +
 			`${x(ratio(side, 'httpRequest', (s) => s.wallMs))} | ${median_((s) => s.cpuMs)} | ` +
 			`${x(ratio(side, 'httpRequest', (s) => s.cpuMs))} |`
 		);
@@ -217,6 +235,7 @@ function report(
 	const during = (side: NodeSide) => summarize(samples[side].flatMap((s) => s.healthz ?? []));
 	const verdict = (r: number, bar: number) => (r <= bar ? 'met' : '**missed**');
 	const firstRatio = median(firstRuns.map((r) => r.expressions.nodeMs! / r.fetch.wallMs));
+	const firstFloorRatio = median(firstRuns.map((r) => r.transportFloor.nodeMs! / r.fetch.wallMs));
 	const target = (side: 'expressions' | 'inputFields') => {
 		const bar = TARGETS[side];
 		if (!ran(side)) return `- ${side}: target ≤ ${bar}× the fetch floor: **not measured**.`;
@@ -224,7 +243,8 @@ function report(
 		return (
 			`- ${side === 'expressions' ? 'Route from expressions, later runs' : 'Route Source: input fields'}: ` +
 			`node time ${r.toFixed(2)}× the fetch floor's time (${ratio(side, 'httpRequest', (s) => s.nodeMs).toFixed(2)}× ` +
-			`HTTP Request's); target ≤ ${bar}×: ${verdict(r, bar)}.`
+			`HTTP Request's, ${transport(side).toFixed(2)}× the transport floor's); target ≤ ${bar}×: ` +
+			`${verdict(r, bar)}.`
 		);
 	};
 	const runs = (side: Side) => {
@@ -239,7 +259,11 @@ function report(
 		return `Runs, ${side} (ms, ${node}wall / CPU): ${each.join(', ')}.  `;
 	};
 	const first = firstRuns
-		.map((r) => `${Math.round(r.expressions.nodeMs!)} / ${Math.round(r.fetch.wallMs)}`)
+		.map(
+			(r) =>
+				`${Math.round(r.expressions.nodeMs!)} / ${Math.round(r.fetch.wallMs)} / ` +
+				`${Math.round(r.transportFloor.nodeMs!)}`,
+		)
 		.join(', ');
 	return [
 		`### Quote › Create, ${items} items, in real n8n`,
@@ -250,9 +274,14 @@ function report(
 			`sandbox (own process, no limit, loopback). HTTP Request: one \`JSON.stringify({…})\` body ` +
 			`expression over 7 \`$json\` fields, Header Auth credential with the same key, ` +
 			`Idempotency-Key header from an expression. Ours from expressions: 7 \`={{ $json.… }}\` ` +
-			`route parameters. Fresh sandbox state per run. ${ROUNDS} rounds, each after a restart of ` +
+			`route parameters. Transport floor: a bench-only node (loaded through ` +
+			`N8N_CUSTOM_EXTENSIONS, never packed) that POSTs each item's JSON through n8n's own request ` +
+			`helper with our credential, 20 at a time, and nothing else (no parameters, checks, ` +
+			`pacing, retries or key memory): what sending through n8n costs any node. Fresh sandbox ` +
+			`state per run. ${ROUNDS} rounds, each after a restart of ` +
 			`n8n: first ours from expressions (**the first run after n8n started**: nothing learned of ` +
-			`the key, n8n itself cold) and the fetch floor right after it, then a checked warm-up of ` +
+			`the key, n8n itself cold) and the fetch floor right after it, then n8n restarted again ` +
+			`for the transport floor's first run, then a checked warm-up of ` +
 			`the other n8n sides, then each side once, the order rotating (**later runs**). Node time ` +
 			`is n8n's \`executionTime\` of the node under test (public API, includeData); wall is POST ` +
 			`to the webhook → its answer (the whole execution); CPU is the user + system time n8n's ` +
@@ -260,16 +289,22 @@ function report(
 			`measure the machine's other load moves least. Ratios are the median over rounds of ` +
 			`side ÷ the fetch floor (node time ÷ its wall time) or ÷ HTTP Request in the same round.`,
 		'',
-		'| Side | node time (median) | × fetch floor | × HTTP Request | wall (median) | × HTTP Request | CPU (median) | × HTTP Request |',
-		'|---|---:|---:|---:|---:|---:|---:|---:|',
+		'| Side | node time (median) | × fetch floor | × transport floor | × HTTP Request | wall (median) | × HTTP Request | CPU (median) | × HTTP Request |',
+		'|---|---:|---:|---:|---:|---:|---:|---:|---:|',
 		...SIDES.map(times),
 		'',
 		`- Route from expressions, **first run after n8n started**: node time ` +
 			`${firstRatio.toFixed(2)}× the fetch floor right after it (median of ${firstRuns.length}; ` +
-			`ms, node / floor: ${first}); target ≤ ${TARGETS.expressions}×: ` +
-			`${verdict(firstRatio, TARGETS.expressions)}.`,
+			`ms, node / floor / transport floor's first run: ${first}); target ≤ ` +
+			`${TARGETS.expressions}×: ${verdict(firstRatio, TARGETS.expressions)}. The transport ` +
+			`floor's own first run after a restart: ${firstFloorRatio.toFixed(2)}× that fetch floor.`,
 		target('expressions'),
 		target('inputFields'),
+		ran('transportFloor')
+			? `- Transport floor (n8n's request helper and nothing else, later runs): ` +
+				`${floor('transportFloor').toFixed(2)}× the fetch floor: the least a node sending ` +
+				`through n8n pays.`
+			: '- Transport floor: not run.',
 		ran('httpRequest')
 			? `- n8n's HTTP Request node: ${floor('httpRequest').toFixed(2)}× the fetch floor (no bar; ` +
 				`it sends every item at once and knows no rate limit).`
@@ -281,7 +316,7 @@ function report(
 		'| n8n | samples | p50 | p95 | max |',
 		'|---|---:|---:|---:|---:|',
 		latencyRow('idle', idle),
-		...(['expressions', 'inputFields', 'httpRequest'] as const)
+		...(['expressions', 'inputFields', 'transportFloor', 'httpRequest'] as const)
 			.filter(ran)
 			.map((side) => latencyRow(`during ${LABELS[side].replaceAll('*', '')}`, during(side))),
 		'',

@@ -14,6 +14,7 @@ import { type Stack, startStack } from '../test/e2e/lib/stack';
 import { processGroupCpuMs } from './cpu';
 import {
 	benchCredentials,
+	BENCH_EXTENSIONS,
 	benchWorkflows,
 	NODE_UNDER_TEST,
 	type WorkflowName,
@@ -96,7 +97,7 @@ export async function startBenchStack(
 	const stack = await startStack({
 		workDir,
 		owner: BENCH_OWNER,
-		instanceEnv: options.instanceEnv,
+		instanceEnv: { N8N_CUSTOM_EXTENSIONS: BENCH_EXTENSIONS, ...options.instanceEnv },
 		fixtures: (sandbox) => {
 			const workflows = benchWorkflows(sandbox);
 			return {

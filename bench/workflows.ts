@@ -11,6 +11,8 @@ import { ROUTE_FIELDS } from './routes';
 
 export const NODE_UNDER_TEST = 'Node under test';
 const PARTNER_NODE = 'n8n-nodes-partner-logistics.partnerLogistics';
+/** Where the bench's n8n finds the transport floor's node (N8N_CUSTOM_EXTENSIONS). */
+export const BENCH_EXTENSIONS = join(__dirname, 'transportFloor');
 
 const CREDENTIALS = {
 	partner: { id: 'plBenchCredApi01', name: 'Partner Logistics (bench)' },
@@ -40,6 +42,13 @@ export const WORKFLOWS = {
 		path: 'bench-quote-input-fields',
 		itemsField: 'routes',
 		label: '**Partner Logistics, Quote › Create, Route Source: input fields**',
+	},
+	transportFloor: {
+		id: 'plBenchQuoteFlor',
+		path: 'bench-quote-transport-floor',
+		itemsField: 'routes',
+		label:
+			"transport floor: each item POSTed through n8n's request helper, 20 at a time, nothing else",
 	},
 	httpRequest: {
 		id: 'plBenchQuoteHttp',
@@ -193,6 +202,11 @@ export function benchWorkflows(sandbox: SandboxInfo): WorkflowFixture[] {
 		...(inputFieldsMissing()
 			? []
 			: [workflow(WORKFLOWS.quoteInputFields, ours(quoteFromInputFields), partner)]),
+		workflow(
+			WORKFLOWS.transportFloor,
+			{ type: 'CUSTOM.benchTransportFloor', typeVersion: 1, parameters: {} },
+			partner,
+		),
 		workflow(
 			WORKFLOWS.httpRequest,
 			{
