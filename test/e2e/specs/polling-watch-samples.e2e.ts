@@ -7,7 +7,7 @@ import { POLL_SECONDS, startPollingStack, type PollingStack } from '../lib/polli
 import { loadSuite } from '../lib/suiteContext';
 import { seedSampleRecords } from '../lib/watches';
 
-// The playground's GO_BULK and HAUL watch samples (workflows 17 and 18) in real n8n, as a user
+// The playground's GO_BULK and HAUL watch samples (workflows 20 and 21) in real n8n, as a user
 // tries them: published, then "Execute workflow" runs the sandbox operator's steps, and the
 // polling triggers carry each flow on (pay the quoted request; accept the quoted quotation; the
 // trip and the truck move). They poll every few seconds here instead of every minute.
