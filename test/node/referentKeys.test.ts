@@ -3,7 +3,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { apiClient, type ApiClient } from '../sandbox/apiClient';
 import { HOME_DROPOFF, HOME_PICKUP } from '../sandbox/routeForms';
 import { startSandbox, type RequestLogEntry, type Sandbox } from '../sandbox';
-import { runNode, type RunResult } from '../harness';
+import { runNode, toolOf, type RunResult } from '../harness';
 import { credentialsFor } from './helpers';
 
 // An action on something that exists (booking a quote, paying a booking, accepting or paying a
@@ -298,6 +298,66 @@ describe('within one run', () => {
 		expect(result.output().map((item) => item.json.quoteId)).toEqual([one.quoteId, two.quoteId]);
 		expect(new Set(posts.map(keyOf)).size).toBe(2);
 		expect(counts().bookings).toBe(before + 2);
+	});
+});
+
+describe('asked twice at the same moment in one n8n', () => {
+	// The first request is held 600 ms after the API reserved its key, and the second leaves
+	// 150 ms after the first: sent at once, the second would meet the first still in progress.
+	const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+	test('two executions booking one quote: one booking, the same answer twice, no 409', async () => {
+		const input = await quote();
+		const before = counts().bookings;
+		sandbox.clearLog();
+		sandbox.admin.setFaults({ delayMs: 600 });
+		const book = async () =>
+			await runNode(
+				{ resource: 'booking', operation: 'create' },
+				{
+					credentials: credentialsFor(sandbox),
+					input: [input],
+					settings: { onError: 'continueRegularOutput' },
+				},
+			);
+		const first = book();
+		await sleep(150);
+		const [one, two] = await Promise.all([first, book()]);
+		const posts = sandbox.requests({ method: 'POST' }).filter((r) => ACTIONS[0].path.test(r.path));
+		expect(posts.map((post) => [post.status, post.replayed])).toEqual([
+			[201, undefined],
+			[201, true],
+		]);
+		expect(two.output()[0].json).toEqual(one.output()[0].json);
+		expect(one.output()[0].json.error).toBeUndefined();
+		expect(counts().bookings).toBe(before + 1);
+	});
+
+	test("an agent's two parallel Booking › Pay calls for one booking: one payment, the same answer", async () => {
+		const bookingId = await booking();
+		const before = counts().payments;
+		const tool = toolOf(
+			{
+				resource: 'booking',
+				operation: 'pay',
+				bookingId: "={{ $fromAI('bookingId', 'The booking to pay', 'string') }}",
+				paymentMethodId: card(),
+			},
+			{ credentials: credentialsFor(sandbox), executionId: 'agent-1' },
+		);
+		sandbox.clearLog();
+		sandbox.admin.setFaults({ delayMs: 600 });
+		const first = tool.invoke({ bookingId });
+		await sleep(150);
+		const [one, two] = await Promise.all([first, tool.invoke({ bookingId })]);
+		expect(two).toBe(one);
+		expect(JSON.parse(one)).toEqual([expect.objectContaining({ resourceId: bookingId })]);
+		const posts = sandbox.requests({ method: 'POST' }).filter((r) => ACTIONS[1].path.test(r.path));
+		expect(posts.map((post) => [post.status, post.replayed])).toEqual([
+			[201, undefined],
+			[201, true],
+		]);
+		expect(counts().payments).toBe(before + 1);
 	});
 });
 

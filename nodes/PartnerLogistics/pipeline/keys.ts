@@ -97,14 +97,21 @@ export function refusesForGood(status: number): boolean {
 	return status >= 400 && status < 500 && ![408, 409, 429].includes(status);
 }
 
+/**
+ * The last request under each key in this n8n process, by API, until it ends. Requests sharing a
+ * key go one after the other, whichever runs send them: two rows booking one quote, and as much
+ * two executions doing so at once (a webhook delivered twice, an agent's parallel tool calls, a
+ * workflow run while its previous run is still booking). The later one gets the API's replay of
+ * the first answer instead of a 409 for a request in progress.
+ */
+const turns = new Map<string, Promise<unknown>>();
+
 /** The Idempotency-Keys of one node run, and what was sent under them. */
 export class RunKeys {
 	/** The referent keys given out in this run, with their chain and generation. */
 	private readonly referentKeys = new Map<string, { chain: string; generation: number }>();
 	/** The keys whose body this run recorded first (`sending`). */
 	private readonly recordedHere = new Set<string>();
-	/** The last request under each key in this run, so two items sharing a key go one by one. */
-	private readonly turns = new Map<string, Promise<unknown>>();
 
 	constructor(
 		private readonly memory: KeyMemory,
@@ -147,20 +154,21 @@ export class RunKeys {
 	}
 
 	/**
-	 * Sends under `key` once no other item of this run is sending under it: two rows booking the
-	 * same quote get the API's one answer twice (its replay), not a 409 for a request in progress.
+	 * Sends under `key` once nothing else in this process is sending under it to the same API (see
+	 * `turns`): the same request asked twice at once gets the API's one answer twice (its replay).
 	 */
 	async inTurn<T>(key: string, send: () => Promise<T>): Promise<T> {
-		const before = this.turns.get(key);
+		const id = `${apiIdentity(this.referents.api)}\u0000${key}`;
+		const before = turns.get(id);
 		const mine = (async () => {
 			if (before) await before.catch(() => undefined);
 			return await send();
 		})();
-		this.turns.set(key, mine);
+		turns.set(id, mine);
 		try {
 			return await mine;
 		} finally {
-			if (this.turns.get(key) === mine) this.turns.delete(key);
+			if (turns.get(id) === mine) turns.delete(id);
 		}
 	}
 

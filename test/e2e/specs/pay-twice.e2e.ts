@@ -118,6 +118,40 @@ describe('Booking › Pay executed twice on the same bookings (two manual runs)'
 	});
 });
 
+describe('two runs of it started at the same moment', () => {
+	let ids: string[];
+	let runs: Execution[];
+	let posts: LoggedRequest[];
+
+	beforeAll(async () => {
+		ids = await bookingsToPay(2);
+		// Each payment is held 600 ms once the API has reserved its key: a run that did not wait for
+		// the other's request under the same key would meet it in progress (409).
+		await suite.admin.setFaults({ delayMs: 600 });
+		const since = await lastSeq(suite.admin);
+		runs = await Promise.all([
+			suite.client.runManually(WORKFLOW),
+			suite.client.runManually(WORKFLOW),
+		]);
+		await suite.admin.setFaults({});
+		posts = postsTo(await sandboxRequests(suite.admin, since), PAYMENTS);
+	});
+
+	it('both succeed with the same answers and no 409: each booking paid once', async () => {
+		runs.forEach(expectSucceeded);
+		expect(nodeOutput(runs[1], PAY)).toEqual(nodeOutput(runs[0], PAY));
+		expect(posts.map((post) => post.status)).toEqual(posts.map(() => 201));
+		const paid = (replayed: boolean) =>
+			posts
+				.filter((post) => !!post.replayed === replayed)
+				.map(bookingOf)
+				.sort();
+		expect([paid(false), paid(true)]).toEqual([[...ids].sort(), [...ids].sort()]);
+		const payments = await paymentsOf(ids);
+		expect(payments.map((payment) => payment.resourceId).sort()).toEqual([...ids].sort());
+	});
+});
+
 describe('a payment the API refused, run again from a new execution after the fix', () => {
 	let ids: string[];
 	let refused: Awaited<ReturnType<typeof run>>;
