@@ -112,12 +112,16 @@ export class RunKeys {
 	private readonly referentKeys = new Map<string, { chain: string; generation: number }>();
 	/** The keys whose body this run recorded first (`sending`). */
 	private readonly recordedHere = new Set<string>();
+	/** The API this run sends to, as `turns` tells APIs apart. */
+	private readonly api: string;
 
 	constructor(
 		private readonly memory: KeyMemory,
 		private readonly scope: Omit<IdempotencyScope, 'itemIndex' | 'executionId' | 'generation'>,
 		private readonly referents: { api: string; refusals: RefusalMemory },
-	) {}
+	) {
+		this.api = apiIdentity(referents.api);
+	}
 
 	/** The item's default key: by its referent when the action has one, else by the item. */
 	keyOf(itemIndex: number, referent?: string[]): string {
@@ -158,7 +162,7 @@ export class RunKeys {
 	 * `turns`): the same request asked twice at once gets the API's one answer twice (its replay).
 	 */
 	async inTurn<T>(key: string, send: () => Promise<T>): Promise<T> {
-		const id = `${apiIdentity(this.referents.api)}\u0000${key}`;
+		const id = `${this.api}\u0000${key}`;
 		const before = turns.get(id);
 		const mine = (async () => {
 			if (before) await before.catch(() => undefined);
