@@ -5,6 +5,7 @@
 // Run alone: npx ts-node --transpile-only --prefer-ts-exts bench/sharedKey.ts
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import { summarize } from './healthz';
 import {
 	apiLog,
 	floorMs,
@@ -146,11 +147,6 @@ export async function run(): Promise<string> {
 	});
 }
 
-function percentile(values: number[], p: number): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
 function report(outcomes: Outcome[], problems: string[]): string {
 	const share = (o: Outcome) => o.status429 / o.requests;
 	const ratio = (o: Outcome) => o.wallMs / o.floorMs;
@@ -160,10 +156,13 @@ function report(outcomes: Outcome[], problems: string[]): string {
 		`| ${o.latencyMs} ms | ${o.scenario} | ${o.run} | ${seconds(o.floorMs)} | ${seconds(o.wallMs)} | ` +
 		`${ratio(o).toFixed(2)}× (${verdict(ratio(o) <= TARGETS.floorRatio)}) | ${o.requests} | ` +
 		`${o.status429} (${pct(share(o))}, ${verdict(share(o) <= TARGETS.share429)}) | ${o.peak} |`;
-	const singlesRow = (o: Outcome) =>
-		`| ${o.latencyMs} ms | ${o.run} | ${o.singles!.length} | ${ms(o.singleAloneMs!)} | ` +
-		`${ms(percentile(o.singles!, 50))} | ${ms(percentile(o.singles!, 95))} | ` +
-		`${ms(Math.max(...o.singles!))} |`;
+	const singlesRow = (o: Outcome) => {
+		const { samples, p50, p95, max } = summarize(o.singles!);
+		return (
+			`| ${o.latencyMs} ms | ${o.run} | ${samples} | ${ms(o.singleAloneMs!)} | ` +
+			`${ms(p50)} | ${ms(p95)} | ${ms(max)} |`
+		);
+	};
 	return [
 		`### One API key, several runs at once, in real n8n`,
 		'',

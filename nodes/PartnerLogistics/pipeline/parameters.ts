@@ -114,7 +114,6 @@ export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 		const own = leaves.map((leaf) => readItemField(items[itemIndex]?.json, leaf.field!));
 		if (own.some((field) => field === undefined)) return;
 		direct = JSON.stringify(withValues(value, leaves, own)) === JSON.stringify(read);
-		batchCode = undefined;
 	};
 
 	const evaluate = (name: string, itemIndex: number): BodyValue =>
@@ -134,6 +133,7 @@ export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 				if (leaves && !batch.includes(name)) {
 					checkDirect(name, itemIndex, read);
 					batch.push(name);
+					// Rebuilt with the new parameter, and without direct reads if checkDirect ended them.
 					batchCode = undefined;
 				}
 			}
