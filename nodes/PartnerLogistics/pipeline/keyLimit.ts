@@ -1,19 +1,11 @@
 /** The window the API counts its limit over: the spec does not show it; one second is assumed. */
 export const WINDOW_MS = 1000;
-/** Before the API has refused anything: requests in flight at first, every run on the key together. */
-const FIRST_IN_FLIGHT = 4;
 /**
- * ...doubled after each stretch this long in which they were all in use and none was refused, as
- * long as the round trips stayed near the shortest seen or a whole window has gone by without a
- * 429. Close by, answers queue behind n8n's own work and a few in flight keep it busy: more would
- * only be more requests out when the first 429 comes. Once the API has taken a whole window's
- * worth, the allowance grows regardless, so later runs go at Concurrency.
+ * Before the API has refused anything, the starts it still counts stay at most this many above the
+ * most it was seen to take in one window: the first 429 finds no more than these already sent,
+ * however far away the API is, and what it takes grows this much each round trip.
  */
-const GROW_EVERY_MS = 500;
-/** Round trips "near the shortest" are at most this many times it, plus a couple of ms. */
-const QUEUED_ROUND_TRIP = 1.5;
-/** Concurrency's own maximum: beyond it the in-flight allowance no longer limits anyone. */
-const MAX_IN_FLIGHT = 100;
+const FIRST_STEP = 5;
 /** A 429 while paced lowers the limit to this share, unless the API said its limit. */
 const DECREASE = 0.7;
 /** Below the best limit known, one request more than the limit is tried this long after it fell. */
@@ -29,8 +21,6 @@ const CLIMB_AFTER_MS = 2000;
 const MAX_CLIMB_AFTER_MS = 16_000;
 /** Within a window, starts may come at twice the limit's average pace: half-size bursts. */
 const SPREAD = 2;
-/** Round trips looked at to tell whether answers queue. */
-const ROUND_TRIPS_KEPT = 8;
 /** The most a slow answer adds to the time its start holds a place in the window. */
 const MAX_EXTRA_MS = WINDOW_MS;
 /** The longest an exhausted quota (X-RateLimit-Remaining: 0) holds the starts, as Retry-After. */
@@ -128,6 +118,10 @@ export class KeyLimit {
 	private changedAt = -Infinity;
 	private returnAfter = RETURN_AFTER_MS;
 	private climbAfter = CLIMB_AFTER_MS;
+	/** The limit before the climb under way (each accepted probe at the best raises it by one). */
+	private climbedFrom: number | undefined;
+	/** How long after a wrong climb the next one is tried: twice as long after each. */
+	private climbWait = CLIMB_AFTER_MS;
 	/** A probe is under way (one at a time). */
 	private probing = false;
 	/** No start before this: the API asked to wait and nothing tells the rate yet. */
@@ -137,22 +131,19 @@ export class KeyLimit {
 	/** Starts so far, every run's. */
 	private seq = 0;
 	private inFlight = 0;
-	private allowance = FIRST_IN_FLIGHT;
-	private allowanceSince: number;
-	private firstStartAt: number | undefined;
-	private allowanceUsed = false;
+	/** The most starts the API took within one window, before a limit is known. */
+	private proven = 0;
+	/** When the latest start the API took left. */
+	private latestTaken = -Infinity;
 	/** The starts of the last two windows: when each left, when its answer came, if refused. */
 	private readonly starts: Array<{ at: number; seq: number; doneAt?: number; refused?: true }> = [];
 	private lastStartAt = -Infinity;
 	private readonly acceptedAt: number[] = [];
-	/** The last round trips: how much they vary, and whether answers queue. */
-	private readonly roundTrips: number[] = [];
 	private shortestRoundTrip = Infinity;
 	/** The last time anything was started or answered: the owner forgets the longest idle first. */
 	lastUsedAt: number;
 
 	constructor(private readonly clock: Clock) {
-		this.allowanceSince = clock.now();
 		this.lastUsedAt = clock.now();
 	}
 
@@ -161,13 +152,10 @@ export class KeyLimit {
 		const at = this.pausedUntil;
 		if (this.quota && now >= this.quota.until) this.quota = undefined;
 		if (this.limit === undefined) {
-			if (this.inFlight >= this.inFlightAllowance(now)) {
-				this.allowanceUsed = true;
-				return { at: Infinity, probe: false };
-			}
 			// Before a limit is known, no more than the API says remains (others may use the key).
 			const spent = this.quota && this.seq - this.quota.after >= this.quota.remaining;
-			return { at: spent ? Math.max(at, this.quota!.until) : at, probe: false };
+			const room = this.firstContactSlot(now);
+			return { at: Math.max(at, room, spent ? this.quota!.until : at), probe: false };
 		}
 		const window = this.windowSlot(now);
 		return { at: Math.max(at, window.at), probe: window.probe };
@@ -175,7 +163,6 @@ export class KeyLimit {
 
 	/** Records a start at `at` the slot allowed. */
 	started(at: number, probe: boolean): Start {
-		this.firstStartAt ??= at;
 		this.inFlight++;
 		if (probe) this.probing = true;
 		const seq = ++this.seq;
@@ -193,11 +180,13 @@ export class KeyLimit {
 		this.acceptedAt.push(now);
 		while (this.acceptedAt.length && this.acceptedAt[0] <= now - WINDOW_MS) this.acceptedAt.shift();
 		this.heard(now, start, headers);
+		if (this.limit === undefined) this.prove(start);
 		if (this.limit === undefined && headers.remaining === 0) {
 			// The API says its window is full: the limit, learned without a 429.
 			this.learn(now, headers.limit);
 			return;
 		}
+		if (this.climbedFrom !== undefined && now - this.changedAt >= WINDOW_MS) this.confirmClimb();
 		if (!start.probe || this.limit === undefined) return;
 		this.probing = false;
 		if (this.limit < this.best) {
@@ -205,7 +194,9 @@ export class KeyLimit {
 			this.limit = this.best;
 			this.returnAfter = RETURN_AFTER_MS;
 		} else {
-			// One more than the best went through: the API takes more now (another sender stopped).
+			// One more than the best went through: the API takes more now (another sender stopped),
+			// or the probe only found a place the window had left (answers tell its edges roughly).
+			this.climbedFrom ??= this.limit;
 			this.limit++;
 			this.best = this.limit;
 			this.climbAfter = 0;
@@ -247,6 +238,12 @@ export class KeyLimit {
 		if (this.limit === undefined) {
 			this.learn(now, told);
 			return;
+		} else if (start.at >= this.changedAt && this.climbedFrom !== undefined) {
+			// Refused right after climbing: the climb was wrong, not the limit it climbed from.
+			this.limit = this.best = this.climbedFrom;
+			this.climbedFrom = undefined;
+			this.climbWait = Math.min(MAX_CLIMB_AFTER_MS, 2 * this.climbWait);
+			this.climbAfter = this.climbWait;
 		} else if (start.at >= this.changedAt) {
 			// The limit dropped, or others use the key: lower it.
 			this.limit = Math.max(1, Math.min(this.limit - 1, said ?? Math.floor(this.limit * DECREASE)));
@@ -264,8 +261,34 @@ export class KeyLimit {
 	private learn(now: number, told: number | undefined): void {
 		const accepted = this.acceptedAt.filter((at) => at > now - WINDOW_MS).length;
 		this.limit = told !== undefined && told <= accepted + 1 ? told : Math.max(1, accepted);
-		this.best = this.limit;
+		// What it took in one window before (more, if the limit just dropped) is where a return aims.
+		this.best = Math.max(this.limit, this.tookInOneWindow());
 		this.changedAt = now;
+	}
+
+	/**
+	 * A window after the last climb: once the API took the limit climbed to within one window, the
+	 * climb stands; a 429 after that is a drop, not a wrong climb.
+	 */
+	private confirmClimb(): void {
+		if (this.tookInOneWindow() < this.limit!) return;
+		this.climbedFrom = undefined;
+		this.climbWait = CLIMB_AFTER_MS;
+	}
+
+	/** The most of the starts kept that the API took within one window, as far as answers tell. */
+	private tookInOneWindow(): number {
+		// Each one reached the API about halfway through its round trip.
+		const took = this.starts
+			.filter((start) => start.doneAt !== undefined && !start.refused)
+			.map((start) => (start.at + start.doneAt!) / 2)
+			.sort((a, b) => a - b);
+		let most = 0;
+		for (let first = 0, last = 0; last < took.length; last++) {
+			while (took[first] <= took[last] - WINDOW_MS) first++;
+			most = Math.max(most, last - first + 1);
+		}
+		return most;
 	}
 
 	/** The request started at `start` ended without an answer about the limit. */
@@ -291,8 +314,6 @@ export class KeyLimit {
 			entry.doneAt = now;
 			if (refused) entry.refused = true; // the API did not count it
 		}
-		this.roundTrips.push(now - start.at);
-		if (this.roundTrips.length > ROUND_TRIPS_KEPT) this.roundTrips.shift();
 		this.shortestRoundTrip = Math.min(this.shortestRoundTrip, now - start.at);
 		this.lastUsedAt = now;
 	}
@@ -310,51 +331,74 @@ export class KeyLimit {
 	}
 
 	/**
-	 * The in-flight allowance before the API has refused anything: doubled while it was used up and
-	 * answers did not queue.
+	 * The API took `start`: it takes at least as many as it took in the window up to the latest
+	 * start it took. Counting only answered ones, that window is counted again as late answers
+	 * come in, so a round trip's jitter neither adds nor loses any.
 	 */
-	private inFlightAllowance(now: number): number {
-		if (now - this.allowanceSince >= GROW_EVERY_MS) {
-			const windowTaken = now - (this.firstStartAt ?? now) >= WINDOW_MS;
-			if (this.allowanceUsed && (windowTaken || !this.queued())) {
-				this.allowance = Math.min(MAX_IN_FLIGHT, this.allowance * 2);
-			}
-			this.allowanceUsed = false;
-			this.allowanceSince = now;
+	private prove(start: Start): void {
+		this.latestTaken = Math.max(this.latestTaken, start.at);
+		let count = 0;
+		for (let index = this.starts.length - 1; index >= 0; index--) {
+			const earlier = this.starts[index];
+			if (earlier.at <= this.latestTaken - WINDOW_MS) break;
+			if (earlier.at <= this.latestTaken && earlier.doneAt !== undefined && !earlier.refused)
+				count++;
 		}
-		return this.allowance;
-	}
-
-	/** The last round trips took well over the shortest: answers wait, not for the network. */
-	private queued(): boolean {
-		const last = this.roundTrips.slice(-8).sort((a, b) => a - b);
-		const typical = last[Math.floor(last.length / 2)] ?? 0;
-		return typical > QUEUED_ROUND_TRIP * this.shortestRoundTrip + 2;
+		this.proven = Math.max(this.proven, count);
 	}
 
 	/**
 	 * When the learned limit allows the next start: once fewer than `limit` of the key's starts are
-	 * still counted by the API, or now for a probe (one request more than the limit). A start counts
-	 * a window after it left, plus however much longer than the shortest its round trip took (it
-	 * may have reached the API that much later: a busy event loop, a slow first connection), capped;
-	 * one the API refused does not count.
+	 * still counted by the API, or now for a probe (one request more than the limit).
 	 */
 	private windowSlot(now: number): Slot {
 		const limit = this.limit!;
 		const spaced = this.lastStartAt + WINDOW_MS / (limit * SPREAD);
-		const shortest = Number.isFinite(this.shortestRoundTrip) ? this.shortestRoundTrip : 0;
+		const shortest = this.shortest;
 		const frees: number[] = [];
 		for (const start of this.starts) {
-			if (start.refused) continue;
-			const late = Math.min(MAX_EXTRA_MS, Math.max(0, (start.doneAt ?? now) - start.at - shortest));
-			const free = start.at + WINDOW_MS + late + 5;
+			const free = this.freeAt(start, now, shortest);
 			if (free > now) frees.push(free);
 		}
 		if (frees.length < limit) return { at: spaced, probe: false };
+		if (this.probeDue(now)) return { at: spaced, probe: true };
 		frees.sort((a, b) => a - b);
 		const replaced = frees[frees.length - limit];
-		if (replaced > now && this.probeDue(now)) return { at: spaced, probe: true };
 		return { at: Math.max(spaced, replaced), probe: false };
+	}
+
+	/**
+	 * Before a limit is known: no wait (-Infinity) while fewer starts are still counted than
+	 * FIRST_STEP more than the API was seen to take; else until the first of them leaves the window
+	 * (or sooner, when an answer shows it takes more).
+	 */
+	private firstContactSlot(now: number): number {
+		const shortest = this.shortest;
+		let counted = 0;
+		let first = Infinity;
+		for (const start of this.starts) {
+			const free = this.freeAt(start, now, shortest);
+			if (free > now) {
+				counted++;
+				first = Math.min(first, free);
+			}
+		}
+		return counted < this.proven + FIRST_STEP ? -Infinity : first;
+	}
+
+	/**
+	 * When `start` stops counting in the API's window. A start counts a window after it left, plus
+	 * however much longer than the shortest its round trip took (it may have reached the API that
+	 * much later: a busy event loop, a slow first connection), capped; one refused never counts.
+	 */
+	private freeAt(start: (typeof this.starts)[number], now: number, shortest: number): number {
+		if (start.refused) return -Infinity;
+		const late = Math.min(MAX_EXTRA_MS, Math.max(0, (start.doneAt ?? now) - start.at - shortest));
+		return start.at + WINDOW_MS + late + 5;
+	}
+
+	private get shortest(): number {
+		return Number.isFinite(this.shortestRoundTrip) ? this.shortestRoundTrip : 0;
 	}
 
 	private probeDue(now: number): boolean {
