@@ -83,11 +83,11 @@ export interface Slot {
  * when the next start may go. The starts of every run on the key count in one window, and the
  * requests in flight count for all.
  *
- * - Before the API has refused anything, FIRST_IN_FLIGHT requests are in flight at once, doubling
- *   every GROW_EVERY_MS in which they were all in use (in the first window, only while answers did
- *   not queue): the first 429 of a slow API finds few others already sent, and a fast API is soon
- *   sent to at Concurrency. Light use (a poll) does not raise it; once raised, it stays: a later
- *   run against an API that has refused nothing starts at Concurrency.
+ * - Before the API has refused anything, the starts it still counts stay at most FIRST_STEP above
+ *   the most it was seen to take in one window, which rises as answers come in: the first 429 of
+ *   an unknown limit finds at most FIRST_STEP others already sent, at any distance, and a fast
+ *   API is soon sent to at Concurrency. A later run starts at what the API took (light use, a
+ *   poll, teaches little; a full run at Concurrency, Concurrency).
  * - A 429 teaches the limit: what the API accepted in the last window, or the limit it states
  *   (X-RateLimit-Limit) when that is not more than it accepted. From then on the starts the API
  *   still counts never exceed it (a start counts a window after it left, longer when its answer
@@ -97,7 +97,10 @@ export interface Slot {
  *   is back at the best. At the best, unless the API states that is its limit, one more is tried
  *   now and then (rarely once refused), and each one accepted raises the limit by one and tries
  *   the next as soon as the window is full again: a limit learned while others used the key
- *   climbs back, one request per round trip, once they stop.
+ *   climbs back, one request per round trip, once they stop. A probe may only have found the
+ *   room a window's edge leaves (answers tell where the API's window is only roughly), so a
+ *   climb refused before the API took the new limit in one window is undone, and the next is
+ *   tried twice as late.
  * - A 429 before any request was accepted (others used the key's quota) teaches nothing: every
  *   start waits as the API asked.
  * - When the API says what remains of its quota (X-RateLimit-Remaining), that counts senders this
@@ -122,6 +125,7 @@ export class KeyLimit {
 	private climbedFrom: number | undefined;
 	/** How long after a wrong climb the next one is tried: twice as long after each. */
 	private climbWait = CLIMB_AFTER_MS;
+	private climbCheckedAt = -Infinity;
 	/** A probe is under way (one at a time). */
 	private probing = false;
 	/** No start before this: the API asked to wait and nothing tells the rate yet. */
@@ -133,10 +137,24 @@ export class KeyLimit {
 	private inFlight = 0;
 	/** The most starts the API took within one window, before a limit is known. */
 	private proven = 0;
-	/** When the latest start the API took left. */
+	/** When the latest start the API took left; the first start of the window up to it (a seq)... */
 	private latestTaken = -Infinity;
-	/** The starts of the last two windows: when each left, when its answer came, if refused. */
-	private readonly starts: Array<{ at: number; seq: number; doneAt?: number; refused?: true }> = [];
+	private takenFrom = 1;
+	/** ...and how many of that window's starts it took (each marked `taken`). */
+	private taken = 0;
+	/** Before a limit is known, the first start (a seq) the API may still count. */
+	private countedFrom = 1;
+	/**
+	 * The starts of the last two windows: when each left, when its answer came, if refused, if
+	 * counted in `taken`.
+	 */
+	private readonly starts: Array<{
+		at: number;
+		seq: number;
+		doneAt?: number;
+		refused?: true;
+		taken?: true;
+	}> = [];
 	private lastStartAt = -Infinity;
 	private readonly acceptedAt: number[] = [];
 	private shortestRoundTrip = Infinity;
@@ -186,7 +204,7 @@ export class KeyLimit {
 			this.learn(now, headers.limit);
 			return;
 		}
-		if (this.climbedFrom !== undefined && now - this.changedAt >= WINDOW_MS) this.confirmClimb();
+		if (this.climbedFrom !== undefined) this.confirmClimb(now);
 		if (!start.probe || this.limit === undefined) return;
 		this.probing = false;
 		if (this.limit < this.best) {
@@ -267,10 +285,12 @@ export class KeyLimit {
 	}
 
 	/**
-	 * A window after the last climb: once the API took the limit climbed to within one window, the
-	 * climb stands; a 429 after that is a drop, not a wrong climb.
+	 * Once the API took the limit climbed to within one window, the climb stands: a 429 after that
+	 * is a drop, not a wrong climb. Looked at once a window, from a window after the climb.
 	 */
-	private confirmClimb(): void {
+	private confirmClimb(now: number): void {
+		if (now - Math.max(this.changedAt, this.climbCheckedAt) < WINDOW_MS) return;
+		this.climbCheckedAt = now;
 		if (this.tookInOneWindow() < this.limit!) return;
 		this.climbedFrom = undefined;
 		this.climbWait = CLIMB_AFTER_MS;
@@ -309,8 +329,8 @@ export class KeyLimit {
 
 	private settle(now: number, start: Start, refused = false): void {
 		this.inFlight = Math.max(0, this.inFlight - 1);
-		const entry = this.starts[start.seq - (this.starts[0]?.seq ?? 0)];
-		if (entry?.seq === start.seq) {
+		const entry = this.entry(start.seq);
+		if (entry) {
 			entry.doneAt = now;
 			if (refused) entry.refused = true; // the API did not count it
 		}
@@ -332,19 +352,38 @@ export class KeyLimit {
 
 	/**
 	 * The API took `start`: it takes at least as many as it took in the window up to the latest
-	 * start it took. Counting only answered ones, that window is counted again as late answers
-	 * come in, so a round trip's jitter neither adds nor loses any.
+	 * start it took. Only answered ones count, and late answers within that window count when they
+	 * come, so a round trip's jitter neither adds nor loses any. Each answer moves the window on
+	 * from where it was: no start is looked at twice.
 	 */
 	private prove(start: Start): void {
-		this.latestTaken = Math.max(this.latestTaken, start.at);
-		let count = 0;
-		for (let index = this.starts.length - 1; index >= 0; index--) {
-			const earlier = this.starts[index];
-			if (earlier.at <= this.latestTaken - WINDOW_MS) break;
-			if (earlier.at <= this.latestTaken && earlier.doneAt !== undefined && !earlier.refused)
-				count++;
+		if (start.at > this.latestTaken) {
+			this.latestTaken = start.at;
+			const kept = this.starts[0]?.seq ?? 1;
+			if (this.takenFrom < kept) {
+				// Answers over a second late: the window's first starts are gone, count it afresh.
+				this.takenFrom = kept;
+				this.taken = this.starts.filter((entry) => entry.taken).length;
+			}
+			for (
+				let entry = this.entry(this.takenFrom);
+				entry && entry.at <= this.latestTaken - WINDOW_MS;
+				entry = this.entry(++this.takenFrom)
+			) {
+				if (entry.taken) this.taken--;
+			}
 		}
-		this.proven = Math.max(this.proven, count);
+		const entry = this.entry(start.seq);
+		if (entry && start.at > this.latestTaken - WINDOW_MS) {
+			entry.taken = true;
+			this.proven = Math.max(this.proven, ++this.taken);
+		}
+	}
+
+	/** The start numbered `seq`, while it is kept. */
+	private entry(seq: number): (typeof this.starts)[number] | undefined {
+		const entry = this.starts[seq - (this.starts[0]?.seq ?? 0)];
+		return entry?.seq === seq ? entry : undefined;
 	}
 
 	/**
@@ -368,22 +407,22 @@ export class KeyLimit {
 	}
 
 	/**
-	 * Before a limit is known: no wait (-Infinity) while fewer starts are still counted than
-	 * FIRST_STEP more than the API was seen to take; else until the first of them leaves the window
-	 * (or sooner, when an answer shows it takes more).
+	 * Before a limit is known: no wait (-Infinity) while fewer starts may still count in the API's
+	 * window than FIRST_STEP more than it was seen to take; else until the first of them leaves it
+	 * (or sooner, when an answer shows it takes more). Counted from the first one that may still
+	 * count on, refused ones too: before a limit is known, a 429 only comes when others used the
+	 * key's quota.
 	 */
 	private firstContactSlot(now: number): number {
+		this.countedFrom = Math.max(this.countedFrom, this.starts[0]?.seq ?? 1);
 		const shortest = this.shortest;
-		let counted = 0;
-		let first = Infinity;
-		for (const start of this.starts) {
-			const free = this.freeAt(start, now, shortest);
-			if (free > now) {
-				counted++;
-				first = Math.min(first, free);
-			}
-		}
-		return counted < this.proven + FIRST_STEP ? -Infinity : first;
+		let first = this.entry(this.countedFrom);
+		while (first && this.freeAt(first, now, shortest) <= now)
+			first = this.entry(++this.countedFrom);
+		const counted = this.seq - this.countedFrom + 1;
+		return counted < this.proven + FIRST_STEP || !first
+			? -Infinity
+			: this.freeAt(first, now, shortest);
 	}
 
 	/**
