@@ -1,5 +1,5 @@
-/** The window the API counts its limit over: the spec does not show it; one second is assumed. */
-export const WINDOW_MS = 1000;
+import { StartLog, WINDOW_MS } from './startLog';
+
 /**
  * Before the API has refused anything, the starts it still counts stay at most this many above the
  * most it was seen to take in one window: the first 429 finds no more than these already sent,
@@ -21,8 +21,6 @@ const CLIMB_AFTER_MS = 2000;
 const MAX_CLIMB_AFTER_MS = 16_000;
 /** Within a window, starts may come at twice the limit's average pace: half-size bursts. */
 const SPREAD = 2;
-/** The most a slow answer adds to the time its start holds a place in the window. */
-const MAX_EXTRA_MS = WINDOW_MS;
 /** The longest an exhausted quota (X-RateLimit-Remaining: 0) holds the starts, as Retry-After. */
 const MAX_QUOTA_WAIT_MS = 60_000;
 
@@ -132,32 +130,11 @@ export class KeyLimit {
 	private pausedUntil = -Infinity;
 	/** What the API said remains of its quota, as of the answer to the start numbered `after`. */
 	private quota: { remaining: number; after: number; until: number } | undefined;
-	/** Starts so far, every run's. */
-	private seq = 0;
+	/** The key's recent starts, every run's, and what their answers showed. */
+	private readonly log = new StartLog();
 	private inFlight = 0;
-	/** The most starts the API took within one window, before a limit is known. */
-	private proven = 0;
-	/** When the latest start the API took left; the first start of the window up to it (a seq)... */
-	private latestTaken = -Infinity;
-	private takenFrom = 1;
-	/** ...and how many of that window's starts it took (each marked `taken`). */
-	private taken = 0;
-	/** Before a limit is known, the first start (a seq) the API may still count. */
-	private countedFrom = 1;
-	/**
-	 * The starts of the last two windows: when each left, when its answer came, if refused, if
-	 * counted in `taken`.
-	 */
-	private readonly starts: Array<{
-		at: number;
-		seq: number;
-		doneAt?: number;
-		refused?: true;
-		taken?: true;
-	}> = [];
 	private lastStartAt = -Infinity;
 	private readonly acceptedAt: number[] = [];
-	private shortestRoundTrip = Infinity;
 	/** The last time anything was started or answered: the owner forgets the longest idle first. */
 	lastUsedAt: number;
 
@@ -171,7 +148,7 @@ export class KeyLimit {
 		if (this.quota && now >= this.quota.until) this.quota = undefined;
 		if (this.limit === undefined) {
 			// Before a limit is known, no more than the API says remains (others may use the key).
-			const spent = this.quota && this.seq - this.quota.after >= this.quota.remaining;
+			const spent = this.quota && this.log.seq - this.quota.after >= this.quota.remaining;
 			const room = this.firstContactSlot(now);
 			return { at: Math.max(at, room, spent ? this.quota!.until : at), probe: false };
 		}
@@ -183,9 +160,7 @@ export class KeyLimit {
 	started(at: number, probe: boolean): Start {
 		this.inFlight++;
 		if (probe) this.probing = true;
-		const seq = ++this.seq;
-		this.starts.push({ at, seq });
-		while (this.starts[0].at <= at - WINDOW_MS - MAX_EXTRA_MS) this.starts.shift();
+		const seq = this.log.add(at);
 		this.lastStartAt = at;
 		this.lastUsedAt = at;
 		return { at, probe, seq };
@@ -198,7 +173,7 @@ export class KeyLimit {
 		this.acceptedAt.push(now);
 		while (this.acceptedAt.length && this.acceptedAt[0] <= now - WINDOW_MS) this.acceptedAt.shift();
 		this.heard(now, start, headers);
-		if (this.limit === undefined) this.prove(start);
+		if (this.limit === undefined) this.log.took(start.seq, start.at);
 		if (this.limit === undefined && headers.remaining === 0) {
 			// The API says its window is full: the limit, learned without a 429.
 			this.learn(now, headers.limit);
@@ -280,7 +255,7 @@ export class KeyLimit {
 		const accepted = this.acceptedAt.filter((at) => at > now - WINDOW_MS).length;
 		this.limit = told !== undefined && told <= accepted + 1 ? told : Math.max(1, accepted);
 		// What it took in one window before (more, if the limit just dropped) is where a return aims.
-		this.best = Math.max(this.limit, this.tookInOneWindow());
+		this.best = Math.max(this.limit, this.log.tookInOneWindow());
 		this.changedAt = now;
 	}
 
@@ -291,24 +266,9 @@ export class KeyLimit {
 	private confirmClimb(now: number): void {
 		if (now - Math.max(this.changedAt, this.climbCheckedAt) < WINDOW_MS) return;
 		this.climbCheckedAt = now;
-		if (this.tookInOneWindow() < this.limit!) return;
+		if (this.log.tookInOneWindow() < this.limit!) return;
 		this.climbedFrom = undefined;
 		this.climbWait = CLIMB_AFTER_MS;
-	}
-
-	/** The most of the starts kept that the API took within one window, as far as answers tell. */
-	private tookInOneWindow(): number {
-		// Each one reached the API about halfway through its round trip.
-		const took = this.starts
-			.filter((start) => start.doneAt !== undefined && !start.refused)
-			.map((start) => (start.at + start.doneAt!) / 2)
-			.sort((a, b) => a - b);
-		let most = 0;
-		for (let first = 0, last = 0; last < took.length; last++) {
-			while (took[first] <= took[last] - WINDOW_MS) first++;
-			most = Math.max(most, last - first + 1);
-		}
-		return most;
 	}
 
 	/** The request started at `start` ended without an answer about the limit. */
@@ -329,12 +289,7 @@ export class KeyLimit {
 
 	private settle(now: number, start: Start, refused = false): void {
 		this.inFlight = Math.max(0, this.inFlight - 1);
-		const entry = this.entry(start.seq);
-		if (entry) {
-			entry.doneAt = now;
-			if (refused) entry.refused = true; // the API did not count it
-		}
-		this.shortestRoundTrip = Math.min(this.shortestRoundTrip, now - start.at);
+		this.log.settle(start.seq, start.at, now, refused);
 		this.lastUsedAt = now;
 	}
 
@@ -351,100 +306,35 @@ export class KeyLimit {
 	}
 
 	/**
-	 * The API took `start`: it takes at least as many as it took in the window up to the latest
-	 * start it took. Only answered ones count, and late answers within that window count when they
-	 * come, so a round trip's jitter neither adds nor loses any. Each answer moves the window on
-	 * from where it was: no start is looked at twice.
-	 */
-	private prove(start: Start): void {
-		if (start.at > this.latestTaken) {
-			this.latestTaken = start.at;
-			const kept = this.starts[0]?.seq ?? 1;
-			if (this.takenFrom < kept) {
-				// Answers over a second late: the window's first starts are gone, count it afresh.
-				this.takenFrom = kept;
-				this.taken = this.starts.filter((entry) => entry.taken).length;
-			}
-			for (
-				let entry = this.entry(this.takenFrom);
-				entry && entry.at <= this.latestTaken - WINDOW_MS;
-				entry = this.entry(++this.takenFrom)
-			) {
-				if (entry.taken) this.taken--;
-			}
-		}
-		const entry = this.entry(start.seq);
-		if (entry && start.at > this.latestTaken - WINDOW_MS) {
-			entry.taken = true;
-			this.proven = Math.max(this.proven, ++this.taken);
-		}
-	}
-
-	/** The start numbered `seq`, while it is kept. */
-	private entry(seq: number): (typeof this.starts)[number] | undefined {
-		const entry = this.starts[seq - (this.starts[0]?.seq ?? 0)];
-		return entry?.seq === seq ? entry : undefined;
-	}
-
-	/**
 	 * When the learned limit allows the next start: once fewer than `limit` of the key's starts are
 	 * still counted by the API, or now for a probe (one request more than the limit).
 	 */
 	private windowSlot(now: number): Slot {
 		const limit = this.limit!;
 		const spaced = this.lastStartAt + WINDOW_MS / (limit * SPREAD);
-		const shortest = this.shortest;
-		const frees: number[] = [];
-		for (const start of this.starts) {
-			const free = this.freeAt(start, now, shortest);
-			if (free > now) frees.push(free);
-		}
-		if (frees.length < limit) return { at: spaced, probe: false };
+		const leaving = this.log.leaving(now);
+		if (leaving.length < limit) return { at: spaced, probe: false };
 		if (this.probeDue(now)) return { at: spaced, probe: true };
-		frees.sort((a, b) => a - b);
-		const replaced = frees[frees.length - limit];
+		leaving.sort((a, b) => a - b);
+		const replaced = leaving[leaving.length - limit];
 		return { at: Math.max(spaced, replaced), probe: false };
 	}
 
 	/**
 	 * Before a limit is known: no wait (-Infinity) while fewer starts may still count in the API's
 	 * window than FIRST_STEP more than it was seen to take; else until the first of them leaves it
-	 * (or sooner, when an answer shows it takes more). Counted from the first one that may still
-	 * count on, refused ones too: before a limit is known, a 429 only comes when others used the
-	 * key's quota.
+	 * (or sooner, when an answer shows it takes more).
 	 */
 	private firstContactSlot(now: number): number {
-		this.countedFrom = Math.max(this.countedFrom, this.starts[0]?.seq ?? 1);
-		const shortest = this.shortest;
-		let first = this.entry(this.countedFrom);
-		while (first && this.freeAt(first, now, shortest) <= now)
-			first = this.entry(++this.countedFrom);
-		const counted = this.seq - this.countedFrom + 1;
-		return counted < this.proven + FIRST_STEP || !first
-			? -Infinity
-			: this.freeAt(first, now, shortest);
-	}
-
-	/**
-	 * When `start` stops counting in the API's window. A start counts a window after it left, plus
-	 * however much longer than the shortest its round trip took (it may have reached the API that
-	 * much later: a busy event loop, a slow first connection), capped; one refused never counts.
-	 */
-	private freeAt(start: (typeof this.starts)[number], now: number, shortest: number): number {
-		if (start.refused) return -Infinity;
-		const late = Math.min(MAX_EXTRA_MS, Math.max(0, (start.doneAt ?? now) - start.at - shortest));
-		return start.at + WINDOW_MS + late + 5;
-	}
-
-	private get shortest(): number {
-		return Number.isFinite(this.shortestRoundTrip) ? this.shortestRoundTrip : 0;
+		const { counted, firstLeavesAt } = this.log.countedSince(now);
+		return counted < this.log.proven + FIRST_STEP ? -Infinity : firstLeavesAt;
 	}
 
 	private probeDue(now: number): boolean {
 		if (this.probing) return false;
 		const limit = this.limit!;
 		// When the API says what remains, one more is tried only while it says there is room.
-		if (this.quota && this.seq - this.quota.after >= this.quota.remaining) return false;
+		if (this.quota && this.log.seq - this.quota.after >= this.quota.remaining) return false;
 		if (limit < this.best) return now - this.changedAt >= this.returnAfter;
 		if (this.stated !== undefined && limit >= this.stated) return false; // the API said so
 		return now - this.changedAt >= this.climbAfter;

@@ -1,0 +1,140 @@
+/** The window the API counts its limit over: the spec does not show it; one second is assumed. */
+export const WINDOW_MS = 1000;
+/** The most a slow answer adds to the time its start holds a place in the window. */
+const MAX_EXTRA_MS = WINDOW_MS;
+
+interface Entry {
+	at: number;
+	seq: number;
+	doneAt?: number;
+	refused?: true;
+	/** Counted in `taken`. */
+	taken?: true;
+}
+
+/**
+ * One API key's starts of the last two windows, every run's: when each left, when its answer came,
+ * whether the API refused it, and from that, what the API still counts and what it was seen to
+ * take. The windows the pacer reads move on with pointers that only go forward, so no start is
+ * looked at again for every request.
+ */
+export class StartLog {
+	/** Starts so far. */
+	seq = 0;
+	/** The most starts the API was seen to take within one window (see `took`). */
+	proven = 0;
+	private readonly starts: Entry[] = [];
+	private shortestRoundTrip = Infinity;
+	/** When the latest start the API took left; the first start of the window up to it... */
+	private latestTaken = -Infinity;
+	private takenFrom = 1;
+	/** ...and how many of that window's starts it took. */
+	private taken = 0;
+	/** The first start the API may still count (see `countedSince`). */
+	private countedFrom = 1;
+
+	/** Records a start at `at`; its number. */
+	add(at: number): number {
+		const seq = ++this.seq;
+		this.starts.push({ at, seq });
+		while (this.starts[0].at <= at - WINDOW_MS - MAX_EXTRA_MS) this.starts.shift();
+		return seq;
+	}
+
+	/** The start numbered `seq`, which left at `at`, was answered at `now`; `refused`: with 429. */
+	settle(seq: number, at: number, now: number, refused: boolean): void {
+		const entry = this.entry(seq);
+		if (entry) {
+			entry.doneAt = now;
+			if (refused) entry.refused = true; // the API did not count it
+		}
+		this.shortestRoundTrip = Math.min(this.shortestRoundTrip, now - at);
+	}
+
+	/**
+	 * The API took the start numbered `seq`, which left at `at`: it takes at least as many as it
+	 * took in the window up to the latest start it took (`proven`). Only answered ones count, and a
+	 * late answer within that window counts when it comes, so a round trip's jitter neither adds
+	 * nor loses any.
+	 */
+	took(seq: number, at: number): void {
+		if (at > this.latestTaken) {
+			this.latestTaken = at;
+			const kept = this.starts[0]?.seq ?? 1;
+			if (this.takenFrom < kept) {
+				// Answers over a second late: the window's first starts are gone, count it afresh.
+				this.takenFrom = kept;
+				this.taken = this.starts.filter((entry) => entry.taken).length;
+			}
+			for (
+				let entry = this.entry(this.takenFrom);
+				entry && entry.at <= this.latestTaken - WINDOW_MS;
+				entry = this.entry(++this.takenFrom)
+			) {
+				if (entry.taken) this.taken--;
+			}
+		}
+		const entry = this.entry(seq);
+		if (entry && at > this.latestTaken - WINDOW_MS) {
+			entry.taken = true;
+			this.proven = Math.max(this.proven, ++this.taken);
+		}
+	}
+
+	/**
+	 * How many starts the API may still count at `now`, from the first that may on (refused ones
+	 * too, for speed: before a limit is known a 429 is rare), and when that first one stops
+	 * counting.
+	 */
+	countedSince(now: number): { counted: number; firstLeavesAt: number } {
+		this.countedFrom = Math.max(this.countedFrom, this.starts[0]?.seq ?? 1);
+		let first = this.entry(this.countedFrom);
+		while (first && this.leavesAt(first, now) <= now) first = this.entry(++this.countedFrom);
+		return {
+			counted: this.seq - this.countedFrom + 1,
+			firstLeavesAt: first ? this.leavesAt(first, now) : -Infinity,
+		};
+	}
+
+	/** When each start the API still counts at `now` stops counting, in no order. */
+	leaving(now: number): number[] {
+		const times: number[] = [];
+		for (const entry of this.starts) {
+			const at = this.leavesAt(entry, now);
+			if (at > now) times.push(at);
+		}
+		return times;
+	}
+
+	/** The most of the starts kept that the API took within one window, as far as answers tell. */
+	tookInOneWindow(): number {
+		// Each one reached the API about halfway through its round trip.
+		const took = this.starts
+			.filter((entry) => entry.doneAt !== undefined && !entry.refused)
+			.map((entry) => (entry.at + entry.doneAt!) / 2)
+			.sort((a, b) => a - b);
+		let most = 0;
+		for (let first = 0, last = 0; last < took.length; last++) {
+			while (took[first] <= took[last] - WINDOW_MS) first++;
+			most = Math.max(most, last - first + 1);
+		}
+		return most;
+	}
+
+	/**
+	 * When `entry` stops counting in the API's window. A start counts a window after it left, plus
+	 * however much longer than the shortest its round trip took (it may have reached the API that
+	 * much later: a busy event loop, a slow first connection), capped; one refused never counts.
+	 */
+	private leavesAt(entry: Entry, now: number): number {
+		if (entry.refused) return -Infinity;
+		const shortest = Number.isFinite(this.shortestRoundTrip) ? this.shortestRoundTrip : 0;
+		const late = Math.min(MAX_EXTRA_MS, Math.max(0, (entry.doneAt ?? now) - entry.at - shortest));
+		return entry.at + WINDOW_MS + late + 5;
+	}
+
+	private entry(seq: number): Entry | undefined {
+		const entry = this.starts[seq - (this.starts[0]?.seq ?? 0)];
+		return entry?.seq === seq ? entry : undefined;
+	}
+}
