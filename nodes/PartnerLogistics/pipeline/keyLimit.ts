@@ -173,11 +173,13 @@ export class KeyLimit {
 		this.acceptedAt.push(now);
 		while (this.acceptedAt.length && this.acceptedAt[0] <= now - WINDOW_MS) this.acceptedAt.shift();
 		this.heard(now, start, headers);
-		if (this.limit === undefined) this.log.took(start.seq, start.at);
-		if (this.limit === undefined && headers.remaining === 0) {
-			// The API says its window is full: the limit, learned without a 429.
-			this.learn(now, headers.limit);
-			return;
+		if (this.limit === undefined) {
+			this.log.took(start.seq, start.at);
+			if (headers.remaining === 0) {
+				// The API says its window is full: the limit, learned without a 429.
+				this.learn(now, headers.limit);
+				return;
+			}
 		}
 		if (this.climbedFrom !== undefined) this.confirmClimb(now);
 		if (!start.probe || this.limit === undefined) return;
