@@ -2,7 +2,7 @@
 // createHmac over the same bytes. Run alone: npx ts-node --transpile-only bench/signature.ts
 import { createHmac, randomBytes } from 'node:crypto';
 
-import { deriveKeys } from '../nodes/PartnerLogistics/webhook/keys';
+import { deriveKeys } from '../nodes/PartnerLogistics/webhook/signingKeys';
 import { resolveSettings } from '../nodes/PartnerLogistics/webhook/settings';
 import {
 	verifyDelivery,

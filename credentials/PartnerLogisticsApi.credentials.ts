@@ -76,5 +76,5 @@ export class PartnerLogisticsApi implements ICredentialType {
 	}
 
 	// No declarative `test` request: n8n would send it itself and follow redirects with the key.
-	// The nodes name their own test instead (`testedBy: 'testApiKey'`, shared/credentialTest.ts).
+	// The nodes name their own test instead (`testedBy: 'testApiKey'`, methods/testApiKey.ts).
 }

@@ -6,7 +6,6 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { optionsDescription, requestOptionsDescription } from './pipeline/options';
 import {
 	readOnlyOperationValues,
 	resourcePicker,
@@ -15,8 +14,12 @@ import {
 } from './descriptions/resource';
 import { searchHubs } from './methods/searchHubs';
 import { testApiKey } from './methods/testApiKey';
-import { selectedOperation } from './pipeline/operation';
-import { runOperation } from './pipeline/run';
+import {
+	optionsDescription,
+	requestOptionsDescription,
+	runOperation,
+	selectedOperation,
+} from './pipeline';
 import { RESOURCES } from './resources';
 
 export class PartnerLogistics implements INodeType {
@@ -55,7 +58,7 @@ export class PartnerLogistics implements INodeType {
 	/**
 	 * Every path n8n runs the node through (a workflow run, an execution retry, a call as an AI
 	 * Agent or MCP tool) calls `execute`, and every operation runs through the one pipeline
-	 * (shared/pipeline.ts). n8n's routing engine is never used: it evaluates every parameter of
+	 * (pipeline/run.ts). n8n's routing engine is never used: it evaluates every parameter of
 	 * every item before the first request and sends all items at once (README: Architecture).
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

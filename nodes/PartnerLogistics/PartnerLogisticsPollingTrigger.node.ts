@@ -8,7 +8,7 @@ import type {
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { testApiKey } from './methods/testApiKey';
-import { readPollSettings } from './pipeline/runSettings';
+import { pollSession } from './pipeline/request';
 import { type Change, compare, type Observed } from './polling/changes';
 import { canonicalJson } from './polling/digest';
 import { pollingProperties } from './polling/description';
@@ -53,10 +53,10 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 	 * editor's Fetch Test Event). Listed IDs that could not be read keep their memory as it was.
 	 */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const settings = await readPollSettings(this);
+		const api = await pollSession(this);
 		const watched = readWatchSettings(this);
 		if (this.getMode() === 'manual') {
-			const { observed, failure } = await observe(this, settings, watched);
+			const { observed, failure } = await observe(this, api, watched);
 			if (failure !== undefined) throw failure;
 			return items(observed.map(current));
 		}
@@ -68,7 +68,7 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 			const generation = generationOf(staticData.memory);
 			if (awaitingCommit(scope, generation)) return null;
 
-			const observation = await observe(this, settings, watched);
+			const observation = await observe(this, api, watched);
 			const { maxRecords, watching } = watched.compare;
 			if (observation.observed.length > maxRecords) throw tooMany(this, observation, watched);
 			const before = recall(staticData.memory, watching);

@@ -12,7 +12,7 @@ import { testApiKey } from './methods/testApiKey';
 import { isRedelivery } from './webhook/dedupe';
 import { deliveryWebhook, triggerProperties } from './webhook/description';
 import { acceptsEventType, eventItem, parseEventBody } from './webhook/event';
-import { REFUSALS, type RefusalReason, SENDER_MESSAGES } from './webhook/refusal';
+import { REFUSALS, type RefusalReason, SENDER_MESSAGES } from './webhook/refusedDelivery';
 import { SecretCache, type TriggerCredential } from './webhook/secrets';
 import { resolveSettings, type SignatureScheme } from './webhook/settings';
 import { type Delivery, headerValue, verifyDelivery } from './webhook/signature';

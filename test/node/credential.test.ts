@@ -2,15 +2,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CredentialTestContext } from 'n8n-core';
 
-import {
-	CREDENTIAL_TEST_TIMEOUT_MS,
-	testAnswer,
-} from '../../nodes/PartnerLogistics/methods/testApiKey';
+import { testAnswer } from '../../nodes/PartnerLogistics/methods/testApiKey';
 import {
 	credentialTestSender,
 	sendApiRequest,
 	transportOf,
-} from '../../nodes/PartnerLogistics/pipeline/transport';
+} from '../../nodes/PartnerLogistics/pipeline/request/transport';
 import { startSandbox, type Sandbox } from '../sandbox';
 import { testCredential } from '../harness';
 
@@ -157,7 +154,7 @@ describe('credential test: nothing but the list of hubs passes, and the key stay
 			{ method: 'GET', url: '/partner-api/hubs' },
 		);
 		expect(exchange).toEqual({ fault: 'ECONNABORTED' });
-		expect(testAnswer(exchange, CREDENTIAL_TEST_TIMEOUT_MS)).toBe(
+		expect(testAnswer({ kind: 'fault', code: (exchange as { fault: string }).fault })).toBe(
 			'No answer from the API within 15 s (timeout) (ECONNABORTED). Try the test again; if it keeps failing, check the Base URL.',
 		);
 	});

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
-import { deriveKeys, standardWebhooksKey } from '../../nodes/PartnerLogistics/webhook/keys';
+import { deriveKeys, standardWebhooksKey } from '../../nodes/PartnerLogistics/webhook/signingKeys';
 import { credentialKeys } from '../../nodes/PartnerLogistics/webhook/secrets';
 import { verifyStandardWebhook } from '../../nodes/PartnerLogistics/webhook/signature';
 

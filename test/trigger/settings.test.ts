@@ -1,4 +1,4 @@
-import { standardWebhooksKey, textKey } from '../../nodes/PartnerLogistics/webhook/keys';
+import { standardWebhooksKey, textKey } from '../../nodes/PartnerLogistics/webhook/signingKeys';
 import { credentialKeys } from '../../nodes/PartnerLogistics/webhook/secrets';
 import { DEFAULT_OPTIONS, resolveSettings } from '../../nodes/PartnerLogistics/webhook/settings';
 import { checkTimestamp } from '../../nodes/PartnerLogistics/webhook/timestamp';

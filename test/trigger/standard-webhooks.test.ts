@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
-import { deriveKeys } from '../../nodes/PartnerLogistics/webhook/keys';
+import { deriveKeys } from '../../nodes/PartnerLogistics/webhook/signingKeys';
 import { verifyStandardWebhook } from '../../nodes/PartnerLogistics/webhook/signature';
 import { NOW, newWhsec, nowSeconds, standardHeaders } from './signers';
 

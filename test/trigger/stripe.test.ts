@@ -1,4 +1,4 @@
-import { deriveKeys } from '../../nodes/PartnerLogistics/webhook/keys';
+import { deriveKeys } from '../../nodes/PartnerLogistics/webhook/signingKeys';
 import { verifyStripeSignature } from '../../nodes/PartnerLogistics/webhook/signature';
 import { NOW, nowSeconds, stripeHeader } from './signers';
 

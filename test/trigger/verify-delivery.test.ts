@@ -1,7 +1,7 @@
 // verifyDelivery, the trigger's one call into the schemes: each scheme's options as the trigger
 // reads them from its parameters, and the status each refusal is answered with.
-import { deriveKeys, keyFormat } from '../../nodes/PartnerLogistics/webhook/keys';
-import { REFUSALS } from '../../nodes/PartnerLogistics/webhook/refusal';
+import { deriveKeys, keyFormat } from '../../nodes/PartnerLogistics/webhook/signingKeys';
+import { REFUSALS } from '../../nodes/PartnerLogistics/webhook/refusedDelivery';
 import {
 	resolveSettings,
 	type SignatureScheme,

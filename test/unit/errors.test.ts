@@ -6,7 +6,7 @@ import {
 	describeUnexpectedBody,
 	evidence,
 	MAX_DESCRIPTION_CHARS,
-} from '../../nodes/PartnerLogistics/pipeline/errors';
+} from '../../nodes/PartnerLogistics/pipeline/request/errors';
 
 const plain = {};
 

@@ -2,13 +2,19 @@ import {
 	apiIdentity,
 	deriveIdempotencyKey,
 	deriveReferentKey,
-	refusesForGood,
-	RunKeys,
 	type IdempotencyScope,
-	type KeyMemory,
 	type ReferentScope,
-} from '../../nodes/PartnerLogistics/pipeline/keys';
-import { RefusalMemory, type Generations } from '../../nodes/PartnerLogistics/pipeline/refusals';
+} from '../../nodes/PartnerLogistics/pipeline/idempotency/keyDerivation';
+import {
+	refusedForGood,
+	RunKeys,
+	type KeyMemory,
+} from '../../nodes/PartnerLogistics/pipeline/idempotency/runKeys';
+import {
+	recordPlace,
+	RefusalMemory,
+	type Generations,
+} from '../../nodes/PartnerLogistics/pipeline/idempotency/refusedKeys';
 
 const scope: IdempotencyScope = {
 	instanceId: 'instance-1',
@@ -53,12 +59,12 @@ test('a generation gives a fresh key; generation 0 is the key without one', () =
 	expect(new Set(keys).size).toBe(3);
 });
 
-describe('refusesForGood: which answers spend a key', () => {
+describe('refusedForGood: which answers spend a key', () => {
 	test.each([400, 401, 403, 404, 405, 413, 422])('%i: refused, nothing done', (status) => {
-		expect(refusesForGood(status)).toBe(true);
+		expect(refusedForGood({ httpCode: String(status) })).toBe(true);
 	});
 	test.each([200, 201, 302, 408, 409, 429, 500, 502, 503, 504])('%i: keeps its key', (status) => {
-		expect(refusesForGood(status)).toBe(false);
+		expect(refusedForGood({ httpCode: String(status) })).toBe(false);
 	});
 });
 
@@ -171,9 +177,7 @@ describe('referent keys: an action on something that exists, keyed by it', () =>
 		const refusals = new RefusalMemory([]);
 		const shared: Generations = {};
 		const memoryOf = (generations: Generations) =>
-			new RefusalMemory([
-				{ bound: 10, read: () => generations, write: (change) => change(generations) },
-			]);
+			new RefusalMemory([recordPlace(10, () => generations)]);
 		const runIn = (executionId: string, nodeId: string, held: Generations) =>
 			new RunKeys(
 				{ seed: executionId, sent: {}, refused: {} },
@@ -202,9 +206,7 @@ describe('referent keys: an action on something that exists, keyed by it', () =>
 				{ ...scope, action: 'booking.pay' },
 				{
 					api: referent.api,
-					refusals: new RefusalMemory([
-						{ bound: 10, read: () => held, write: (change) => change(held) },
-					]),
+					refusals: new RefusalMemory([recordPlace(10, () => held)]),
 				},
 			);
 		const stale = keys();
@@ -217,11 +219,7 @@ describe('referent keys: an action on something that exists, keyed by it', () =>
 });
 
 describe('RefusalMemory: several places read as one, each bounded', () => {
-	const place = (held: Generations, bound = 3) => ({
-		bound,
-		read: () => held,
-		write: (change: (held: Generations) => void) => change(held),
-	});
+	const place = (held: Generations, bound = 3) => recordPlace(bound, () => held);
 
 	test('reads the highest generation of any place, writes every place', () => {
 		const a: Generations = { x: 2 };
@@ -235,15 +233,11 @@ describe('RefusalMemory: several places read as one, each bounded', () => {
 
 	test('a place not written yet is read as empty and created on the first refusal', () => {
 		let created: Generations | undefined;
-		const lazy = {
-			bound: 3,
-			read: () => created,
-			write: (change: (held: Generations) => void) => {
-				const next = { ...created };
-				change(next);
-				created = next;
-			},
-		};
+		const lazy = recordPlace(
+			3,
+			() => created,
+			(next) => (created = next),
+		);
 		const memory = new RefusalMemory([lazy]);
 		expect(memory.generation('x')).toBe(0);
 		expect(created).toBeUndefined();

@@ -1,10 +1,14 @@
 import {
 	KeyLimit,
-	rateHeadersOf,
 	type Clock,
 	type Start,
-} from '../../nodes/PartnerLogistics/pipeline/keyLimit';
-import { KeyPacer, Pacer, type PacerSettings } from '../../nodes/PartnerLogistics/pipeline/pacer';
+} from '../../nodes/PartnerLogistics/pipeline/rateLimit/limitPolicy';
+import { rateHeadersOf } from '../../nodes/PartnerLogistics/pipeline/rateLimit/rateHeaders';
+import {
+	ApiKeyPacer,
+	RunPacer,
+	type PacerSettings,
+} from '../../nodes/PartnerLogistics/pipeline/rateLimit/queue';
 import { PacedApi, rateLimitedBatch } from './pacing';
 
 /** A clock that only moves when the pacer waits: start times are exact. */
@@ -31,29 +35,29 @@ function heldClock(): Clock & { time: number } {
 
 /** A key nothing was learned of yet, and a run on it. */
 function keyAndRun(settings: Partial<PacerSettings> = {}, clock = fakeClock()) {
-	const key = new KeyPacer(new KeyLimit(clock), clock);
+	const key = new ApiKeyPacer(new KeyLimit(clock), clock);
 	const run = (more: Partial<PacerSettings> = {}) =>
-		new Pacer(key, { concurrency: 100, maxPerSecond: 0, ...settings, ...more }, clock);
+		new RunPacer(key, { concurrency: 100, maxPerSecond: 0, ...settings, ...more }, clock);
 	return { clock, key, pacer: run(), run };
 }
 
 /** Starts `count` requests one after another, each answered at once (accepted). */
-async function startMany(pacer: Pacer, count: number) {
+async function startMany(pacer: RunPacer, count: number) {
 	const starts: number[] = [];
 	for (let i = 0; i < count; i++) {
 		const start = (await pacer.nextStart())!;
 		starts.push(start.at);
-		pacer.accepted(start);
+		pacer.answered(start, { kind: 'accepted' });
 	}
 	return starts;
 }
 
 /** Starts requests one after another, each accepted, until the pacer gives a probe; the probe. */
-async function acceptUntilProbe(pacer: Pacer): Promise<Start> {
+async function acceptUntilProbe(pacer: RunPacer): Promise<Start> {
 	for (;;) {
 		const start = (await pacer.nextStart())!;
 		if (start.probe) return start;
-		pacer.accepted(start);
+		pacer.answered(start, { kind: 'accepted' });
 	}
 }
 
@@ -63,7 +67,7 @@ const settle = async () => {
 };
 
 /** Asks for `count` starts at once; the ones given by now (the others go on waiting). */
-async function startsNow(pacer: Pacer, count: number): Promise<Start[]> {
+async function startsNow(pacer: RunPacer, count: number): Promise<Start[]> {
 	const given: Start[] = [];
 	for (let i = 0; i < count; i++)
 		void pacer.nextStart().then((start) => start && given.push(start));
@@ -111,10 +115,10 @@ describe('before the API has refused anything', () => {
 		const given = () => [...ofOne, ...ofTwo];
 		expect([ofOne.length, ofTwo.length]).toEqual([3, 2]); // 5, whichever run asks
 		clock.time = 30;
-		one.accepted(ofOne[0]); // took 1 in this window: 6 may count
+		one.answered(ofOne[0], { kind: 'accepted' }); // took 1 in this window: 6 may count
 		await settle();
 		expect(given()).toHaveLength(6);
-		for (const start of given().slice(1)) one.accepted(start); // took 6: 11 may count
+		for (const start of given().slice(1)) one.answered(start, { kind: 'accepted' }); // took 6: 11 may count
 		await settle();
 		expect(given()).toHaveLength(11);
 	});
@@ -133,15 +137,15 @@ describe('before the API has refused anything', () => {
 
 	test('once the API took a whole window at Concurrency without a 429, later runs start at Concurrency', async () => {
 		const { clock, key } = keyAndRun();
-		const first = new Pacer(key, { concurrency: 40, maxPerSecond: 0 }, clock);
+		const first = new RunPacer(key, { concurrency: 40, maxPerSecond: 0 }, clock);
 		for (let i = 0; i < 40; i++) {
 			clock.time += 10;
 			const [start] = await startsNow(first, 1);
-			first.accepted(start);
+			first.answered(start, { kind: 'accepted' });
 		}
 		clock.time += 5000;
 		expect(
-			await startsNow(new Pacer(key, { concurrency: 40, maxPerSecond: 0 }, clock), 40),
+			await startsNow(new RunPacer(key, { concurrency: 40, maxPerSecond: 0 }, clock), 40),
 		).toHaveLength(40);
 	});
 
@@ -162,9 +166,9 @@ test('a 429 teaches the limit: what the API accepted in the last second, never m
 	for (let i = 0; i < 30; i++) {
 		const start = (await pacer.nextStart())!;
 		clock.time += 10; // 30 accepted within 300 ms
-		pacer.accepted(start);
+		pacer.answered(start, { kind: 'accepted' });
 	}
-	pacer.throttled((await pacer.nextStart())!);
+	pacer.answered((await pacer.nextStart())!, { kind: 'throttled' });
 	// The API goes on taking 30 per rolling second and says nothing of its limit.
 	const accepted: number[] = [];
 	let refusals = 0;
@@ -174,10 +178,10 @@ test('a 429 teaches the limit: what the API accepted in the last second, never m
 		starts.push(start.at);
 		if (accepted.filter((other) => other > start.at - 1000).length < 30) {
 			accepted.push(start.at);
-			pacer.accepted(start);
+			pacer.answered(start, { kind: 'accepted' });
 		} else {
 			refusals++;
-			pacer.throttled(start);
+			pacer.answered(start, { kind: 'throttled' });
 		}
 	}
 	// Only a probe (one start over the limit, now and then) meets a 429.
@@ -193,15 +197,15 @@ test('a 429 teaches the limit: what the API accepted in the last second, never m
 
 test('a 429 before any request was accepted pauses every start as asked, and teaches no limit', async () => {
 	const { key, pacer } = keyAndRun();
-	pacer.throttled((await pacer.nextStart())!, { waitMs: 1000 }); // others used the key's quota
+	pacer.answered((await pacer.nextStart())!, { kind: 'throttled', waitMs: 1000 }); // others used the key's quota
 	expect((await pacer.nextStart())!.at).toBe(1000);
 	expect(key.limit.rate).toBe(Infinity);
 });
 
 test('a limit learned while others used the key climbs back to the one the API states', async () => {
 	const { key, pacer } = keyAndRun();
-	for (let i = 0; i < 10; i++) pacer.accepted((await pacer.nextStart())!);
-	pacer.throttled((await pacer.nextStart())!, { headers: { limit: 40 } }); // 40 stated, 10 ours
+	for (let i = 0; i < 10; i++) pacer.answered((await pacer.nextStart())!, { kind: 'accepted' });
+	pacer.answered((await pacer.nextStart())!, { kind: 'throttled', headers: { limit: 40 } }); // 40 stated, 10 ours
 	expect(key.limit.rate).toBe(10);
 	await startMany(pacer, 60); // the others stopped: every start is accepted
 	expect(key.limit.rate).toBe(40);
@@ -209,24 +213,28 @@ test('a limit learned while others used the key climbs back to the one the API s
 
 test('a limit the API states is believed when it is no more than it accepted', async () => {
 	const { key, pacer } = keyAndRun();
-	for (let i = 0; i < 20; i++) pacer.accepted((await pacer.nextStart())!);
-	pacer.throttled((await pacer.nextStart())!, { headers: { limit: 12 } });
+	for (let i = 0; i < 20; i++) pacer.answered((await pacer.nextStart())!, { kind: 'accepted' });
+	pacer.answered((await pacer.nextStart())!, { kind: 'throttled', headers: { limit: 12 } });
 	expect(key.limit.rate).toBe(12);
 
 	const other = keyAndRun();
-	for (let i = 0; i < 20; i++) other.pacer.accepted((await other.pacer.nextStart())!);
+	for (let i = 0; i < 20; i++)
+		other.pacer.answered((await other.pacer.nextStart())!, { kind: 'accepted' });
 	// e.g. per hour: not a per-second limit
-	other.pacer.throttled((await other.pacer.nextStart())!, { headers: { limit: 3600 } });
+	other.pacer.answered((await other.pacer.nextStart())!, {
+		kind: 'throttled',
+		headers: { limit: 3600 },
+	});
 	expect(other.key.limit.rate).toBe(20);
 });
 
 test('a 429 while paced lowers the limit; a probe brings it back once the API accepts more', async () => {
 	const { clock, key, pacer } = keyAndRun();
-	for (let i = 0; i < 20; i++) pacer.accepted((await pacer.nextStart())!);
-	pacer.throttled((await pacer.nextStart())!);
+	for (let i = 0; i < 20; i++) pacer.answered((await pacer.nextStart())!, { kind: 'accepted' });
+	pacer.answered((await pacer.nextStart())!, { kind: 'throttled' });
 	expect(key.limit.rate).toBe(20);
 	clock.time += 2000;
-	pacer.throttled((await pacer.nextStart())!); // the API now takes fewer
+	pacer.answered((await pacer.nextStart())!, { kind: 'throttled' }); // the API now takes fewer
 	expect(key.limit.rate).toBe(14);
 	// A second later one start more than 14 in a window is tried; accepted, the limit is back.
 	const starts = await startMany(pacer, 40);
@@ -239,25 +247,25 @@ test('a 429 for a request sent after the limit last changed lowers it, however s
 	const { clock, key, pacer } = keyAndRun();
 	const slow = (await pacer.nextStart())!;
 	clock.time += 2000; // one answer took 2 s
-	pacer.accepted(slow);
-	for (let i = 0; i < 19; i++) pacer.accepted((await pacer.nextStart())!);
+	pacer.answered(slow, { kind: 'accepted' });
+	for (let i = 0; i < 19; i++) pacer.answered((await pacer.nextStart())!, { kind: 'accepted' });
 	const learnedWith = (await pacer.nextStart())!;
-	pacer.throttled(learnedWith);
+	pacer.answered(learnedWith, { kind: 'throttled' });
 	expect(key.limit.rate).toBe(20);
 	// The next start, a window later, is refused 10 ms after it left: the API takes fewer now.
 	const sent = (await pacer.nextStart())!;
 	clock.time += 10;
-	pacer.throttled(sent);
+	pacer.answered(sent, { kind: 'throttled' });
 	expect(key.limit.rate).toBe(14);
 	// A refusal of a request sent before that change teaches nothing more.
-	pacer.throttled(learnedWith);
+	pacer.answered(learnedWith, { kind: 'throttled' });
 	expect(key.limit.rate).toBe(14);
 });
 
 test('what the API says remains of its quota (X-RateLimit-Remaining) holds the starts until its reset', async () => {
 	const { pacer } = keyAndRun();
 	const first = (await pacer.nextStart())!;
-	pacer.accepted(first, { limit: 10, remaining: 3, resetMs: 800 });
+	pacer.answered(first, { kind: 'accepted', headers: { limit: 10, remaining: 3, resetMs: 800 } });
 	const next = [];
 	for (let i = 0; i < 4; i++) next.push((await pacer.nextStart())!.at);
 	expect(next).toEqual([0, 0, 0, 800]); // three remained; the fourth waits for the reset
@@ -266,8 +274,14 @@ test('what the API says remains of its quota (X-RateLimit-Remaining) holds the s
 test('an answer saying nothing remains (X-RateLimit-Remaining: 0) teaches the limit without a 429', async () => {
 	const { key, pacer } = keyAndRun();
 	for (let i = 0; i < 9; i++)
-		pacer.accepted((await pacer.nextStart())!, { limit: 10, remaining: 9 - i });
-	pacer.accepted((await pacer.nextStart())!, { limit: 10, remaining: 0 });
+		pacer.answered((await pacer.nextStart())!, {
+			kind: 'accepted',
+			headers: { limit: 10, remaining: 9 - i },
+		});
+	pacer.answered((await pacer.nextStart())!, {
+		kind: 'accepted',
+		headers: { limit: 10, remaining: 0 },
+	});
 	expect(key.limit.rate).toBe(10);
 });
 
@@ -299,16 +313,16 @@ describe('one key, several runs at once', () => {
 	test('their starts together never exceed the limit, and the run served longest ago goes first', async () => {
 		const { clock, key, run } = keyAndRun();
 		const batch = run();
-		for (let i = 0; i < 10; i++) batch.accepted((await batch.nextStart())!);
-		batch.throttled((await batch.nextStart())!, { headers: { limit: 10 } });
+		for (let i = 0; i < 10; i++) batch.answered((await batch.nextStart())!, { kind: 'accepted' });
+		batch.answered((await batch.nextStart())!, { kind: 'throttled', headers: { limit: 10 } });
 		expect(key.limit.rate).toBe(10);
 		const other = run();
 		const starts: Array<[string, number]> = [];
-		const ask = async (name: string, pacer: Pacer, count: number) => {
+		const ask = async (name: string, pacer: RunPacer, count: number) => {
 			for (let i = 0; i < count; i++) {
 				const start = (await pacer.nextStart())!;
 				starts.push([name, start.at]);
-				pacer.accepted(start);
+				pacer.answered(start, { kind: 'accepted' });
 			}
 		};
 		// The fake clock moves on every wait: run both at once on it.
@@ -335,11 +349,11 @@ describe('one key, several runs at once', () => {
 		const both = api.runs([{ items: 200 }]);
 		void (async () => {
 			await api.clock.wait(3000); // the batch fills every window meanwhile
-			const pacer = new Pacer(api.key, { concurrency: 1, maxPerSecond: 0 }, api.clock);
+			const pacer = new RunPacer(api.key, { concurrency: 1, maxPerSecond: 0 }, api.clock);
 			const asked = api.clock.now();
 			const start = (await pacer.nextStart())!;
 			single = start.at - asked;
-			pacer.accepted(start);
+			pacer.answered(start, { kind: 'accepted' });
 		})();
 		await both;
 		expect(api.clock.now() - started).toBeGreaterThan(9000);
@@ -349,10 +363,15 @@ describe('one key, several runs at once', () => {
 
 	test('withdrawn when its execution is cancelled: the wait ends with no start', async () => {
 		const clock = fakeClock();
-		const key = new KeyPacer(new KeyLimit(clock), clock);
+		const key = new ApiKeyPacer(new KeyLimit(clock), clock);
 		const controller = new AbortController();
-		const pacer = new Pacer(key, { concurrency: 100, maxPerSecond: 0 }, clock, controller.signal);
-		key.throttled((await pacer.nextStart())!, { waitMs: 60_000 });
+		const pacer = new RunPacer(
+			key,
+			{ concurrency: 100, maxPerSecond: 0 },
+			clock,
+			controller.signal,
+		);
+		key.answered((await pacer.nextStart())!, { kind: 'throttled', waitMs: 60_000 });
 		const waiting = pacer.nextStart();
 		controller.abort();
 		expect(await waiting).toBeUndefined();
@@ -362,7 +381,7 @@ describe('one key, several runs at once', () => {
 	test("an agent's tool call waits no longer than its patience, and knows until when", async () => {
 		const { key, run } = keyAndRun();
 		const batch = run();
-		key.throttled((await batch.nextStart())!, { waitMs: 30_000 });
+		key.answered((await batch.nextStart())!, { kind: 'throttled', waitMs: 30_000 });
 		const tool = run({ patienceMs: 5000 });
 		expect(await tool.nextStart()).toBeUndefined();
 		expect(tool.blockedUntil).toBe(30_000);
@@ -493,18 +512,19 @@ describe('an API that says nothing of its limit (the spec shows no rate headers)
 
 	test('a climb refused right after is undone, not taken for a drop of the limit', async () => {
 		const { clock, key, pacer } = keyAndRun();
-		for (let i = 0; i < 10; i++) pacer.accepted((await pacer.nextStart())!);
-		pacer.throttled((await pacer.nextStart())!); // 10 taken: the limit is 10
+		for (let i = 0; i < 10; i++) pacer.answered((await pacer.nextStart())!, { kind: 'accepted' });
+		pacer.answered((await pacer.nextStart())!, { kind: 'throttled' }); // 10 taken: the limit is 10
 		expect(key.limit.rate).toBe(10);
 		clock.time += 3000;
 		// A window at 10, then one more is tried and goes through: the window's edge had room.
-		pacer.accepted(await acceptUntilProbe(pacer));
+		pacer.answered(await acceptUntilProbe(pacer), { kind: 'accepted' });
 		expect(key.limit.rate).toBe(11);
 		// ...but the next one over is refused, and then one within the 11 is too: back to 10, not
 		// down to 7 as for a drop.
 		let next = (await pacer.nextStart())!;
-		for (; next.probe; next = (await pacer.nextStart())!) pacer.throttled(next);
-		pacer.throttled(next);
+		for (; next.probe; next = (await pacer.nextStart())!)
+			pacer.answered(next, { kind: 'throttled' });
+		pacer.answered(next, { kind: 'throttled' });
 		expect(key.limit.rate).toBe(10);
 		// And the next try at 11 waits longer than the first did.
 		const tried = clock.time;

@@ -1,6 +1,10 @@
-import { KeyLimit, type Start } from '../../nodes/PartnerLogistics/pipeline/keyLimit';
-import { KeyPacer, Pacer, type PacerSettings } from '../../nodes/PartnerLogistics/pipeline/pacer';
-import { Retries } from '../../nodes/PartnerLogistics/pipeline/retry';
+import { KeyLimit, type Start } from '../../nodes/PartnerLogistics/pipeline/rateLimit/limitPolicy';
+import {
+	ApiKeyPacer,
+	RunPacer,
+	type PacerSettings,
+} from '../../nodes/PartnerLogistics/pipeline/rateLimit/queue';
+import { Retries } from '../../nodes/PartnerLogistics/pipeline/request/retry';
 
 /**
  * A virtual clock: time moves only from one timer to the next, so a batch of requests over many
@@ -59,7 +63,7 @@ export interface RunResult {
  */
 export class PacedApi {
 	readonly clock = new VirtualClock();
-	readonly key: KeyPacer;
+	readonly key: ApiKeyPacer;
 	/** When the API accepted each request, any sender's. */
 	readonly accepted: number[] = [];
 	private readonly window: number[] = [];
@@ -68,7 +72,7 @@ export class PacedApi {
 	private origin = 0;
 
 	constructor(private options: ApiOptions) {
-		this.key = new KeyPacer(new KeyLimit(this.clock), this.clock);
+		this.key = new ApiKeyPacer(new KeyLimit(this.clock), this.clock);
 	}
 
 	/** Lets `ms` pass with nothing sent (the set-up between two runs). */
@@ -145,16 +149,16 @@ export class PacedApi {
 	}
 
 	/** The key's pacer in each other process, made on first use. */
-	private readonly processes = new Map<number, KeyPacer>();
+	private readonly processes = new Map<number, ApiKeyPacer>();
 
 	private async batch({ items, process, ...settings }: Batch) {
 		const { clock } = this;
 		let key = this.key;
 		if (process !== undefined) {
-			key = this.processes.get(process) ?? new KeyPacer(new KeyLimit(clock), clock);
+			key = this.processes.get(process) ?? new ApiKeyPacer(new KeyLimit(clock), clock);
 			this.processes.set(process, key);
 		}
-		const pacer = new Pacer(key, { concurrency: 20, maxPerSecond: 0, ...settings }, clock);
+		const pacer = new RunPacer(key, { concurrency: 20, maxPerSecond: 0, ...settings }, clock);
 		const began = clock.now();
 		const { latencyMs } = this.options;
 		const hop = () => clock.wait(latencyMs * (0.9 + 0.2 * this.random()) + this.random());
@@ -172,12 +176,13 @@ export class PacedApi {
 					const { status, retryAfter, ...headers } = this.answer(clock.now());
 					await hop();
 					if (status !== 429) {
-						pacer.accepted(start, headers);
+						pacer.answered(start, { kind: 'accepted', headers });
 						break;
 					}
 					refused++;
 					const decision = retries.next({ kind: 'status', status, retryAfter }, clock.now());
-					pacer.throttled(start, {
+					pacer.answered(start, {
+						kind: 'throttled',
 						headers,
 						waitMs: decision.retry ? decision.delayMs : undefined,
 					});

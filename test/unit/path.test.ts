@@ -1,5 +1,5 @@
-import { pathIdProblem, pathOf } from '../../nodes/PartnerLogistics/pipeline/path';
-import { ProblemError } from '../../nodes/PartnerLogistics/pipeline/problem';
+import { pathIdProblem, pathOf } from '../../nodes/PartnerLogistics/pipeline/operation/path';
+import { ProblemError } from '../../nodes/PartnerLogistics/pipeline/operation/problem';
 
 // A path id can only name its own record: the one rule of the node, its tools and the trigger.
 

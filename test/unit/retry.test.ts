@@ -1,4 +1,8 @@
-import { decideRetry, Retries, parseRetryAfter } from '../../nodes/PartnerLogistics/pipeline/retry';
+import {
+	decideRetry,
+	Retries,
+	parseRetryAfter,
+} from '../../nodes/PartnerLogistics/pipeline/request/retry';
 
 const noJitter = () => 0;
 const budget = { maxRetries: 3, faultRetries: 2 };

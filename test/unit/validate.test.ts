@@ -1,8 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { paymentCheck } from '../../nodes/PartnerLogistics/payment/initiation';
-import type { BodyInput } from '../../nodes/PartnerLogistics/pipeline/body';
-import { describeProblem, HIDDEN, labelsOf } from '../../nodes/PartnerLogistics/pipeline/problem';
+import type { BodyInput } from '../../nodes/PartnerLogistics/pipeline/operation/body';
+import {
+	describeProblem,
+	HIDDEN,
+	labelsOf,
+} from '../../nodes/PartnerLogistics/pipeline/operation/problem';
 import { bookingCreate } from '../../nodes/PartnerLogistics/resources/booking/create';
 import { goBulkCheck as validateQuoteRequest } from '../../nodes/PartnerLogistics/route/goBulk';
 import { routeMismatch, validateRoute } from '../../nodes/PartnerLogistics/route/rules';

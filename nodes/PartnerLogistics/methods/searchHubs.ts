@@ -5,9 +5,7 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { defaultRunSettings } from '../pipeline/runSettings';
-import { expectJson, sending, sendRequest } from '../pipeline/send';
-import { authenticatedSender, CREDENTIAL_TYPE } from '../pipeline/transport';
+import { pickerSession } from '../pipeline/request';
 import { hubGetMany } from '../resources/hub/getAll';
 
 /**
@@ -20,19 +18,9 @@ export async function searchHubs(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const settings = defaultRunSettings(await this.getCredentials(CREDENTIAL_TYPE));
-	const run = sending(
-		this.getNode(),
-		settings,
-		authenticatedSender(this, settings.transport),
-		undefined,
-		{
-			mutating: false,
-			prefix: 'Could not load hubs:',
-		},
-	);
-	const response = await sendRequest(run, { method: 'GET', url: hubGetMany.path, itemIndex: 0 });
-	const hubs = expectJson(run, response, 'the list of hubs');
+	const api = await pickerSession(this, 'Could not load hubs:');
+	const request = { method: 'GET' as const, url: hubGetMany.path, itemIndex: 0 };
+	const { body: hubs } = await api.read(request, 'the list of hubs');
 	const needle = filter?.trim().toLowerCase() ?? '';
 	const results: INodeListSearchItems[] = (Array.isArray(hubs) ? (hubs as IDataObject[]) : [])
 		.filter((hub) => hub && (typeof hub.id === 'string' || typeof hub.id === 'number'))

@@ -1,7 +1,12 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { compact, type BodyBuilder, type BodyCheck } from '../pipeline/body';
-import { HIDDEN, type Problem } from '../pipeline/problem';
+import {
+	compact,
+	HIDDEN,
+	type BodyBuilder,
+	type BodyCheck,
+	type Problem,
+} from '../pipeline/operation';
 
 /**
  * A payment initiation (booking, GO_BULK and HAUL payments): its fields, its body and its rules.

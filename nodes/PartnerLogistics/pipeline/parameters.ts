@@ -9,7 +9,7 @@ import {
 	withValues,
 	type ExpressionLeaf,
 } from './expressions';
-import type { BodyValue, ParameterReader } from './body';
+import type { BodyValue, ParameterReader } from './operation';
 
 /** The parameter reader of each item of one run. */
 export type ParameterReaders = (itemIndex: number) => ParameterReader;

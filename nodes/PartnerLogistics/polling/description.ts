@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionsDescription, requestOptionsDescription } from '../pipeline/options';
+import { optionsDescription, requestOptionsDescription } from '../pipeline';
 import type { WatchSpec } from './watch';
 import { WATCHES } from './watches';
 
@@ -43,7 +43,7 @@ export const DEFAULT_POLL_OPTIONS = Object.fromEntries(
 
 /**
  * The pipeline's switches that apply to a poll (a poll sends no POST, so no Idempotency Key),
- * declared once in pipeline/options.ts, and the trigger's own, alphabetically as n8n lint asks.
+ * declared once in pipeline/request/options.ts, and the trigger's own, alphabetically as n8n lint asks.
  */
 const options: INodeProperties = {
 	displayName: 'Options',

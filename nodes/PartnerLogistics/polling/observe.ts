@@ -1,12 +1,9 @@
 import type { IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { eachConcurrently } from '../pipeline/concurrency';
-import { pathOf } from '../pipeline/path';
-import { readListPage, readRecords } from '../pipeline/response';
-import type { RunSettings } from '../pipeline/runSettings';
-import { expectJson, sending, sendRequest, type Sending } from '../pipeline/send';
-import { authenticatedSender } from '../pipeline/transport';
+import { pathOf } from '../pipeline/operation';
+import { readListPage, readRecords, type ApiSession } from '../pipeline/request';
+import { eachConcurrently } from '../shared/concurrency';
 import type { Observed } from './changes';
 import type { JsonObject } from './digest';
 import { identify } from './identity';
@@ -28,29 +25,27 @@ export interface Observation {
  */
 export async function observe(
 	context: IPollFunctions,
-	settings: RunSettings,
+	session: ApiSession,
 	watched: WatchSettings,
 ): Promise<Observation> {
+	const api = session.with({ capability: watched.watch.operation.capability });
 	return watched.ids === undefined
-		? await readList(context, settings, watched, watched.idField!)
-		: await readListed(context, settings, watched.watch, watched.ids);
+		? await readList(context, api, watched, watched.idField!)
+		: await readListed(api, watched.watch, watched.ids);
 }
 
 /** The list operation's request, e.g. GET /partner-api/support-cases?status=&limit=. */
 async function readList(
 	context: IPollFunctions,
-	settings: RunSettings,
+	api: ApiSession,
 	{ watch, read }: WatchSettings,
 	field: string,
 ): Promise<Observation> {
-	const run = runOf(context, settings, watch, `Could not check ${watch.records}:`);
-	const response = await sendRequest(run, {
-		method: 'GET',
-		url: watch.operation.path,
-		qs: watch.query?.(read),
-		itemIndex: 0,
-	});
-	const { records } = readListPage(expectJson(run, response, `a JSON list of ${watch.records}`));
+	const request = { method: 'GET' as const, url: watch.operation.path, qs: watch.query?.(read) };
+	const { body } = await api
+		.with({ prefix: `Could not check ${watch.records}:` })
+		.read({ ...request, itemIndex: 0 }, `a JSON list of ${watch.records}`);
+	const { records } = readListPage(body);
 	return { observed: identified(context, records, field, watch), unread: [] };
 }
 
@@ -60,28 +55,22 @@ async function readList(
  * unread and the others go on, except one that no other ID would escape (a refused key, a
  * missing capability, no answer at all): that stops the poll.
  */
-async function readListed(
-	context: IPollFunctions,
-	settings: RunSettings,
-	watch: WatchSpec,
-	ids: string[],
-): Promise<Observation> {
-	const shared = runOf(context, settings, watch, '');
+async function readListed(api: ApiSession, watch: WatchSpec, ids: string[]): Promise<Observation> {
 	const observed: Array<Observed | undefined> = [];
 	const unread: string[] = [];
 	let failure: unknown;
 	let fatal: unknown;
 	await eachConcurrently(
 		ids.length,
-		settings.pacer.concurrency,
+		api.settings.pacer.concurrency,
 		async (index) => {
 			const id = ids[index];
 			// One pacer for every ID; each error names its ID.
-			const run: Sending = { ...shared, prefix: `Could not check ${watch.record} ${id}:` };
+			const named = api.with({ prefix: `Could not check ${watch.record} ${id}:` });
 			try {
 				const url = pathOf(watch.operation.path, () => id);
-				const response = await sendRequest(run, { method: 'GET', url, itemIndex: 0 });
-				const body = expectJson(run, response, `a JSON ${watch.record} record`);
+				const request = { method: 'GET' as const, url, itemIndex: 0 };
+				const { body } = await named.read(request, `a JSON ${watch.record} record`);
 				observed[index] = { id, record: oneRecord(body) };
 			} catch (error) {
 				if (error instanceof NodeApiError && error.httpCode === '404') {
@@ -108,25 +97,6 @@ async function readListed(
 function stopsEveryId(error: unknown): boolean {
 	if (!(error instanceof NodeApiError)) return true;
 	return error.httpCode === '401' || error.httpCode === '403' || !error.httpCode;
-}
-
-/**
- * The sending of one poll's requests: GETs only (no Idempotency-Key), paced and retried like the
- * action node's, a 403 read with the operation's capability.
- */
-function runOf(
-	context: IPollFunctions,
-	settings: RunSettings,
-	watch: WatchSpec,
-	prefix: string,
-): Sending {
-	return sending(
-		context.getNode(),
-		settings,
-		authenticatedSender(context, settings.transport),
-		undefined,
-		{ mutating: false, prefix, capability: watch.operation.capability },
-	);
 }
 
 /** A record answer as one record: an object as it is; anything else under `records`. */

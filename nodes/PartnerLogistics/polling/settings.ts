@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { pathIdProblem } from '../pipeline/path';
+import { pathIdProblem } from '../pipeline/operation';
 import type { CompareOptions } from './changes';
 import { DEFAULT_POLL_OPTIONS } from './description';
 import { listedIds } from './identity';

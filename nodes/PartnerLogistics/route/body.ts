@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { compact, type BodyValue, type ParameterReader } from '../pipeline/body';
+import { compact, type BodyValue, type ParameterReader } from '../pipeline/operation';
 import { routeFields, STOP_SLOTS } from './form';
 import { routeOptionFields } from './optionalFields';
 import { isNumberField, toNumber } from './numbers';

@@ -2,8 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalFields, extraBodyField } from '../descriptions/fields';
-import { compact, type BodyInput } from '../pipeline/body';
-import { firstProblem, type Problem } from '../pipeline/problem';
+import { compact, firstProblem, type BodyInput, type Problem } from '../pipeline/operation';
 import { pick } from './body';
 import { homeFields, hubPicker, methodField } from './ends';
 import { checkNumber, numberField } from './numbers';

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { BodyValue } from '../pipeline/body';
-import type { Problem } from '../pipeline/problem';
+import type { BodyValue, Problem } from '../pipeline/operation';
 
 /** What a number field takes, in the words both its hint and its rule use. */
 interface NumberRule {

@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { BodyInput } from '../pipeline/body';
-import { required, type Problem } from '../pipeline/problem';
+import { required, type BodyInput, type Problem } from '../pipeline/operation';
 import { buildRoute, buildRouteOptions, routeFromItem } from './body';
 import { routeMismatch, validateRoute } from './rules';
 import { FROM_QUOTE, INPUT_FIELDS } from './source';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { BodyInput } from '../pipeline/body';
+import type { BodyInput } from '../pipeline/operation';
 
 /**
  * How a message names an item besides its number: by the order's own reference (the route's

@@ -1,4 +1,4 @@
-import { deriveKeys, keyFormat, type SigningKeys } from './keys';
+import { deriveKeys, keyFormat, type SigningKeys } from './signingKeys';
 import type { SignatureScheme } from './settings';
 import type { Verification } from './signature';
 

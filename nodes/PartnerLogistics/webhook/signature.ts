@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-import type { SigningKeys } from './keys';
+import type { SigningKeys } from './signingKeys';
 import type { HmacAlgorithm, HmacEncoding, TriggerSettings } from './settings';
 import { checkTimestamp, type TimestampUnit } from './timestamp';
 

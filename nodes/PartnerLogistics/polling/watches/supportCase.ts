@@ -1,4 +1,4 @@
-import { compact } from '../../pipeline/body';
+import { compact } from '../../pipeline/operation';
 import { supportCaseGetMany } from '../../resources/supportCase/getAll';
 import { textOf, type WatchSpec } from '../watch';
 

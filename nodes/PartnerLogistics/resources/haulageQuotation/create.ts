@@ -1,7 +1,5 @@
 import { INFERRED_PATH } from '../../descriptions/fields';
-import { jsonObject } from '../../pipeline/body';
-import type { OperationSpec } from '../../pipeline/operation';
-import { required } from '../../pipeline/problem';
+import { jsonObject, required, type OperationSpec } from '../../pipeline/operation';
 import { externalReference } from '../../route/reference';
 
 export const haulageQuotationCreate: OperationSpec = {

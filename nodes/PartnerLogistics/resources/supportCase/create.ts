@@ -1,8 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { additionalFields } from '../../descriptions/fields';
-import { compact, type BodyInput } from '../../pipeline/body';
-import type { OperationSpec } from '../../pipeline/operation';
+import { compact, type BodyInput, type OperationSpec } from '../../pipeline/operation';
 import { externalReference } from '../../route/reference';
 
 /** Values the spec names for open enumerations: the default, with any other value accepted. */

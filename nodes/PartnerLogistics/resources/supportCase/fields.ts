@@ -1,7 +1,5 @@
 import { idField, textField } from '../../descriptions/fields';
-import type { BodyBuilder } from '../../pipeline/body';
-import type { OperationSpec } from '../../pipeline/operation';
-import { required } from '../../pipeline/problem';
+import { required, type BodyBuilder, type OperationSpec } from '../../pipeline/operation';
 
 /** The case an operation acts on. */
 export const caseId = idField('caseId', 'Case ID', 'The support case', 'case_123');

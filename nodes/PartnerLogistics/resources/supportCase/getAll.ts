@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { compact } from '../../pipeline/body';
-import type { OperationSpec } from '../../pipeline/operation';
+import { compact, type OperationSpec } from '../../pipeline/operation';
 
 const fields: INodeProperties[] = [
 	{

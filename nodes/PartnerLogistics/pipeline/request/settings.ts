@@ -9,8 +9,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import type { PacerSettings } from '../rateLimit';
 import { optionsDescription } from './options';
-import type { PacerSettings } from './pacer';
 import type { RetryBudget } from './retry';
 import { CREDENTIAL_TYPE, transportOf, type Transport } from './transport';
 
@@ -160,8 +160,21 @@ export function defaultRunSettings(credentials: ICredentialDataDecryptedObject):
 	};
 }
 
+/** How long the credential's Test button waits for the API: a user is looking at the dialog. */
+export const CREDENTIAL_TEST_TIMEOUT_MS = 15_000;
+
+/** The credential test's settings: one request, no retries, a shorter timeout. */
+export function credentialTestSettings(credentials: ICredentialDataDecryptedObject): RunSettings {
+	return {
+		budget: { maxRetries: 0, faultRetries: 0 },
+		pacer: { concurrency: 1, maxPerSecond: 0 },
+		transport: transportOf(credentials, { timeoutMs: CREDENTIAL_TEST_TIMEOUT_MS }),
+		secrets: secretsOf(credentials),
+	};
+}
+
 /** Values never to show in an error: the API key and the webhook signing secrets. */
-export function secretsOf(credentials: ICredentialDataDecryptedObject): string[] {
+function secretsOf(credentials: ICredentialDataDecryptedObject): string[] {
 	return [
 		credentials.apiKey,
 		credentials.webhookSigningSecret,

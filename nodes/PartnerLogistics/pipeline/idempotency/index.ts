@@ -1,16 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { RunKeys, type KeyMemory } from './keys';
-import { RefusalMemory, type Generations, type RefusalPlace } from './refusals';
+import { processMap } from '../../shared/processMemory';
+import { recordPlace, RefusalMemory, type Generations, type RefusalPlace } from './refusedKeys';
+import { RunKeys, type KeyMemory } from './runKeys';
+
+export type { RunKeys } from './runKeys';
 
 /** Where the node keeps its key memory in n8n's node context and the workflow's static data. */
 const MEMORY = 'partnerLogisticsIdempotency';
 const REFUSALS = 'partnerLogisticsRefusals';
 
-/** Referent chains remembered in this n8n process, over every workflow and mode. */
-const inThisProcess: Generations = {};
-const PROCESS_BOUND = 10_000;
+/** Referent chains refused in this n8n process, over every workflow and mode. */
+const inThisProcess = processMap<number>('refused referent chains', { max: 10_000 });
+const processPlace: RefusalPlace = {
+	generation: (chain) => inThisProcess.get(chain),
+	raise: (chain, generation) => inThisProcess.set(chain, generation),
+};
 /** Referent chains remembered per workflow (static data) and per execution (node context). */
 const WORKFLOW_BOUND = 1_000;
 
@@ -35,8 +41,8 @@ export function runKeys(context: IExecuteFunctions, action: string, api: string)
 	memory.chains ??= {};
 	const chains = memory.chains;
 	const refusals = new RefusalMemory([
-		held(inThisProcess, PROCESS_BOUND),
-		held(chains, WORKFLOW_BOUND),
+		processPlace,
+		recordPlace(WORKFLOW_BOUND, () => chains),
 		...staticPlace(context),
 	]);
 	return new RunKeys(
@@ -68,12 +74,6 @@ function nodeMemory(context: IExecuteFunctions): KeyMemory {
 	}
 }
 
-const held = (generations: Generations, bound: number): RefusalPlace => ({
-	bound,
-	read: () => generations,
-	write: (change) => change(generations),
-});
-
 /**
  * The workflow's static data, written only on a refusal: n8n saves static data that changed, so
  * a run that was never refused writes nothing there. The record is replaced whole: n8n notices
@@ -87,14 +87,10 @@ function staticPlace(context: IExecuteFunctions): RefusalPlace[] {
 		return [];
 	}
 	return [
-		{
-			bound: WORKFLOW_BOUND,
-			read: () => data[REFUSALS] as Generations | undefined,
-			write: (change) => {
-				const generations = { ...(data[REFUSALS] as Generations | undefined) };
-				change(generations);
-				data[REFUSALS] = generations;
-			},
-		},
+		recordPlace(
+			WORKFLOW_BOUND,
+			() => data[REFUSALS] as Generations | undefined,
+			(held) => (data[REFUSALS] = held),
+		),
 	];
 }

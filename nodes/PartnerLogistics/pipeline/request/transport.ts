@@ -10,7 +10,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import { PartnerLogisticsApi } from '../../../credentials/PartnerLogisticsApi.credentials';
+import { PartnerLogisticsApi } from '../../../../credentials/PartnerLogisticsApi.credentials';
 
 export const CREDENTIAL_TYPE = 'partnerLogisticsApi';
 

@@ -1,3 +1,4 @@
+import type { RateHeaders } from './rateHeaders';
 import { StartLog, WINDOW_MS } from './startLog';
 
 /**
@@ -37,38 +38,14 @@ export interface Start {
 	seq: number;
 }
 
-/** What an answer's rate-limit headers say, when it sends them (the spec shows none). */
-export interface RateHeaders {
-	/** X-RateLimit-Limit / RateLimit-Limit. */
-	limit?: number;
-	/** X-RateLimit-Remaining / RateLimit-Remaining: what the API still takes before its reset. */
-	remaining?: number;
-	/** When it takes more again: X-RateLimit-Reset / RateLimit-Reset, in ms from the answer. */
-	resetMs?: number;
-}
-
-/**
- * What an answer says of the key's limit, when it does (X-RateLimit-*, or RateLimit-* of the IETF
- * draft): the spec shows no rate-limit header, so each is only a hint the pacer checks. A reset
- * is seconds from now, or (above a billion) the epoch second it happens at.
- */
-export function rateHeadersOf(
-	headers: Record<string, string | undefined>,
-	now = Date.now(),
-): RateHeaders {
-	const read = (name: string) => {
-		const text = headers[`x-ratelimit-${name}`] ?? headers[`ratelimit-${name}`];
-		const value = text === undefined || text.trim() === '' ? NaN : Number(text);
-		return Number.isFinite(value) && value >= 0 ? value : undefined;
-	};
-	const limit = read('limit');
-	const reset = read('reset');
-	return {
-		limit: limit !== undefined && limit >= 1 ? Math.floor(limit) : undefined,
-		remaining: read('remaining'),
-		resetMs: reset === undefined ? undefined : reset > 1e9 ? reset * 1000 - now : reset * 1000,
-	};
-}
+/** What came of the request a start was given to: what the pacer learns the key's limit from. */
+export type Answer =
+	/** Answered without a 429. */
+	| { kind: 'accepted'; headers?: RateHeaders }
+	/** Refused with 429, asked to wait `waitMs` (Retry-After). */
+	| { kind: 'throttled'; headers?: RateHeaders; waitMs?: number }
+	/** Ended without an answer about the limit. */
+	| { kind: 'failed' };
 
 /** When the next start may go: `at` (Infinity: when a request in flight ends), and whether it probes. */
 export interface Slot {
@@ -135,12 +112,7 @@ export class KeyLimit {
 	private inFlight = 0;
 	private lastStartAt = -Infinity;
 	private readonly acceptedAt: number[] = [];
-	/** The last time anything was started or answered: the owner forgets the longest idle first. */
-	lastUsedAt: number;
-
-	constructor(private readonly clock: Clock) {
-		this.lastUsedAt = clock.now();
-	}
+	constructor(private readonly clock: Clock) {}
 
 	/** When the next start may go, as far as the key is concerned. */
 	slot(now: number): Slot {
@@ -162,12 +134,17 @@ export class KeyLimit {
 		if (probe) this.probing = true;
 		const seq = this.log.add(at);
 		this.lastStartAt = at;
-		this.lastUsedAt = at;
 		return { at, probe, seq };
 	}
 
-	/** The request started at `start` was answered without a 429. */
-	accepted(start: Start, headers: RateHeaders = {}): void {
+	/** Learns from the answer to the request started at `start`. */
+	answered(start: Start, answer: Answer): void {
+		if (answer.kind === 'accepted') this.accepted(start, answer.headers);
+		else if (answer.kind === 'throttled') this.throttled(start, answer);
+		else this.failed(start);
+	}
+
+	private accepted(start: Start, headers: RateHeaders = {}): void {
 		const now = this.clock.now();
 		this.settle(now, start);
 		this.acceptedAt.push(now);
@@ -199,11 +176,7 @@ export class KeyLimit {
 		this.changedAt = now;
 	}
 
-	/**
-	 * The request started at `start` was refused with 429. `waitMs`: how long the API asked to
-	 * wait (Retry-After); `headers`: what it said of its limit.
-	 */
-	throttled(
+	private throttled(
 		start: Start,
 		{ waitMs, headers = {} }: { waitMs?: number; headers?: RateHeaders } = {},
 	): void {
@@ -273,8 +246,7 @@ export class KeyLimit {
 		this.climbWait = CLIMB_AFTER_MS;
 	}
 
-	/** The request started at `start` ended without an answer about the limit. */
-	failed(start: Start): void {
+	private failed(start: Start): void {
 		this.settle(this.clock.now(), start);
 		if (start.probe) this.probing = false;
 	}
@@ -292,7 +264,6 @@ export class KeyLimit {
 	private settle(now: number, start: Start, refused = false): void {
 		this.inFlight = Math.max(0, this.inFlight - 1);
 		this.log.settle(start.seq, start.at, now, refused);
-		this.lastUsedAt = now;
 	}
 
 	/** The API's own word on its limit and what remains of it. */

@@ -1,4 +1,4 @@
-import { pathIds } from './operation';
+import { pathIds } from './spec';
 import { fail, required, type Problem } from './problem';
 
 /**

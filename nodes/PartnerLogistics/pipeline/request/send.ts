@@ -1,6 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { rateHeadersOf, type RunPacer } from '../rateLimit';
 import {
 	describeFailedAnswer,
 	describeFault,
@@ -11,28 +12,37 @@ import {
 	redact,
 	type ApiErrorText,
 } from './errors';
-import { refusesForGood, type RunKeys } from './keys';
-import { rateHeadersOf } from './keyLimit';
-import { Pacer } from './pacer';
-import { pacerClock, pacerOf } from './pacers';
+import type { RunSettings } from './settings';
 import { MAX_RETRY_DELAY_MS, Retries, type Attempt, type RetryDecision } from './retry';
-import type { RunSettings } from './runSettings';
-import { sendApiRequest, type ApiRequest, type ApiResponse, type Sender } from './transport';
+import {
+	sendApiRequest,
+	type ApiRequest,
+	type ApiResponse,
+	type Exchange,
+	type Sender,
+} from './transport';
 
-/** An item's request, and whether its key was already used for another body (see RunKeys). */
+/** An item's request, and what its error messages may say about its Idempotency-Key. */
 export interface ItemRequest extends ApiRequest {
 	itemIndex: number;
+	/** The execution this one retries sent the key with another body (RunKeys.sending). */
 	keyHeldForOtherBody?: boolean;
 	/** What a referent key stands for, e.g. "Quote ID qt_7" (OperationSpec.referent). */
 	referent?: string;
 }
 
-/** What every request of a run is sent with: the run's settings, pacer, sender and keys. */
+/** Why a request ended without a usable answer, for a caller that words it its own way. */
+export type Failure =
+	| { kind: 'answer'; response: ApiResponse }
+	| { kind: 'fault'; code: string }
+	| { kind: 'unexpected'; response: ApiResponse };
+
+/** What every request of a session is sent with: its settings, pacer and sender. */
 export interface Sending {
 	node: INode;
 	settings: RunSettings;
 	send: Sender;
-	pacer: Pacer;
+	pacer: RunPacer;
 	signal: AbortSignal | undefined;
 	/** Sleeps, waking early when the execution is cancelled. */
 	wait: (ms: number) => Promise<void>;
@@ -40,27 +50,10 @@ export interface Sending {
 	capability?: string;
 	/** The requests book, pay or change something (a lost answer may have been processed). */
 	mutating: boolean;
-	keys?: RunKeys;
 	/** Words before every error message, e.g. "Could not load hubs:". */
 	prefix?: string;
-}
-
-/**
- * The sending of a run: paced with every other sender on its API key in this n8n process (the
- * key's pacer, see pacers.ts) and by its own settings, cancelled with its execution.
- */
-export function sending(
-	node: INode,
-	settings: RunSettings,
-	send: Sender,
-	signal: AbortSignal | undefined,
-	options: Pick<Sending, 'capability' | 'mutating' | 'keys' | 'prefix'>,
-): Sending {
-	const wait = sleeper(signal);
-	const { baseUrl, credentials } = settings.transport;
-	const key = pacerOf(baseUrl, String(credentials.data?.apiKey ?? ''));
-	const pacer = new Pacer(key, settings.pacer, pacerClock, signal);
-	return { node, settings, send, pacer, signal, wait, ...options };
+	/** A caller's own words for a failure (the credential test's); else the pipeline's. */
+	explain?: (failure: Failure) => string | undefined;
 }
 
 /**
@@ -74,54 +67,41 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 	for (;;) {
 		const start = await pacer.nextStart();
 		if (signal?.aborted) {
-			if (start) pacer.failed(start);
+			if (start) pacer.answered(start, { kind: 'failed' });
 			throw cancelled(run);
 		}
 		if (!start) throw apiError(run, undefined, tooLongToWait(run, pacer.blockedUntil));
 		const exchange = await sendApiRequest(run.send, settings.transport, request);
 		const response = 'response' in exchange ? exchange.response : undefined;
-		const rate = response && rateHeadersOf(response.headers);
-		if (response && response.status !== 429) pacer.accepted(start, rate);
-		else if (!response) pacer.failed(start);
-		if (response && response.status < 300) {
-			if (signal?.aborted) throw cancelled(run);
-			return response;
-		}
-		const attempt: Attempt = response
-			? { kind: 'status', status: response.status, retryAfter: response.headers['retry-after'] }
-			: { kind: 'fault', code: (exchange as { fault: string }).fault };
-		const decision = retries.next(attempt);
-		if (response?.status === 429) {
-			pacer.throttled(start, {
-				headers: rate,
-				waitMs: decision.retry ? decision.delayMs : undefined,
-			});
-		}
+		const decision =
+			response && response.status < 300 ? undefined : retries.next(attempt(exchange));
+		const headers = response && rateHeadersOf(response.headers);
+		pacer.answered(
+			start,
+			!response
+				? { kind: 'failed' }
+				: response.status === 429
+					? { kind: 'throttled', headers, waitMs: decision?.retry ? decision.delayMs : undefined }
+					: { kind: 'accepted', headers },
+		);
 		if (signal?.aborted) throw cancelled(run);
-		if (decision.retry) {
+		if (response && !decision) return response;
+		if (decision?.retry) {
 			await wait(decision.delayMs);
 			continue;
 		}
-		if ('fault' in exchange) {
-			throw apiError(
-				run,
-				undefined,
-				describeFault(exchange.fault, retries.count, {
-					timeoutMs: settings.transport.timeoutMs,
-					mutating: run.mutating,
-				}),
-			);
-		}
-		const { status } = exchange.response;
-		if (request.idempotencyKey !== undefined && refusesForGood(status)) {
-			run.keys?.refused(request.itemIndex, request.idempotencyKey);
-		}
-		throw apiError(
-			run,
-			exchange.response,
-			failureText(run, exchange.response, decision, retries.count, request),
-		);
+		throw apiError(run, response, failureText(run, exchange, decision!, retries.count, request));
 	}
+}
+
+function attempt(exchange: Exchange): Attempt {
+	return 'response' in exchange
+		? {
+				kind: 'status',
+				status: exchange.response.status,
+				retryAfter: exchange.response.headers['retry-after'],
+			}
+		: { kind: 'fault', code: exchange.fault };
 }
 
 /** A start that could not come within the patience of an agent's tool call. */
@@ -129,46 +109,72 @@ function tooLongToWait(run: Sending, until: number | undefined): ApiErrorText {
 	return describeLongRetryAfter(
 		(until ?? Date.now()) - Date.now(),
 		run.settings.pacer.patienceMs ?? 0,
-		{
-			toolCall: run.settings.toolCall,
-		},
+		{ toolCall: run.settings.toolCall },
 	);
 }
 
 function failureText(
 	run: Sending,
-	response: ApiResponse,
-	decision: RetryDecision,
+	exchange: Exchange,
+	decision: Extract<RetryDecision, { retry: false }>,
 	retries: number,
 	request: ItemRequest,
 ): ApiErrorText {
-	if (!decision.retry && decision.reason === 'retry-after-too-long') {
-		const { patienceMs } = run.settings.budget;
+	const { settings } = run;
+	if ('fault' in exchange) {
+		return explained(
+			run,
+			{ kind: 'fault', code: exchange.fault },
+			describeFault(exchange.fault, retries, {
+				timeoutMs: settings.transport.timeoutMs,
+				mutating: run.mutating,
+			}),
+		);
+	}
+	const { response } = exchange;
+	if (decision.reason === 'retry-after-too-long') {
+		const { patienceMs } = settings.budget;
 		return describeLongRetryAfter(decision.waitMs ?? 0, patienceMs ?? MAX_RETRY_DELAY_MS, {
-			toolCall: run.settings.toolCall,
+			toolCall: settings.toolCall,
 		});
 	}
 	const text =
 		response.status === 409 && request.keyHeldForOtherBody
-			? describeKeyHeldForOtherBody(response.body, run.settings.secrets, request.referent)
+			? describeKeyHeldForOtherBody(response.body, settings.secrets, request.referent)
 			: describeFailedAnswer(
 					response,
 					{ capability: run.capability, referent: request.referent },
-					run.settings.secrets,
+					settings.secrets,
 				);
-	if (retries === 0) return text;
-	const note = `Gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'}.`;
-	return { ...text, description: `${text.description} ${note}` };
+	const tried =
+		retries === 0
+			? text
+			: {
+					...text,
+					description: `${text.description} Gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'}.`,
+				};
+	return explained(run, { kind: 'answer', response }, tried);
+}
+
+/** The caller's own words for a failure, when it has them, before the pipeline's. */
+function explained(run: Sending, failure: Failure, text: ApiErrorText): ApiErrorText {
+	const own = run.explain?.(failure);
+	return own === undefined ? text : { ...text, message: redact(own, run.settings.secrets) };
 }
 
 /** A 2xx body must be JSON: an HTML page or nothing where a record is expected is an error. */
 export function expectJson(run: Sending, response: ApiResponse, expected: string): unknown {
 	const body = readBody(response.body);
 	if (body === undefined) {
+		const { secrets } = run.settings;
 		throw apiError(
 			run,
 			response,
-			describeUnexpectedBody(response.status, response.body, expected, run.settings.secrets),
+			explained(
+				run,
+				{ kind: 'unexpected', response },
+				describeUnexpectedBody(response.status, response.body, expected, secrets),
+			),
 		);
 	}
 	return body;
@@ -199,7 +205,7 @@ function cancelled(run: Sending): NodeOperationError {
 }
 
 /** A sleep that wakes when the execution is cancelled: one abort listener for the whole run. */
-function sleeper(signal: AbortSignal | undefined): (ms: number) => Promise<void> {
+export function sleeper(signal: AbortSignal | undefined): (ms: number) => Promise<void> {
 	const aborted = new Promise<void>((resolve) =>
 		signal?.addEventListener('abort', () => resolve(), { once: true }),
 	);

@@ -1,6 +1,4 @@
-import { KeyLimit, type Clock, type RateHeaders, type Start } from './keyLimit';
-
-export type { Clock, RateHeaders, Start } from './keyLimit';
+import type { Answer, Clock, KeyLimit, Start } from './limitPolicy';
 
 export interface PacerSettings {
 	/** Requests in flight at once (the pipeline runs this many items side by side). */
@@ -15,7 +13,7 @@ export interface PacerSettings {
 
 /** A start asked for and not yet given. */
 interface Ticket {
-	run: Pacer;
+	run: RunPacer;
 	give(start: Start | undefined): void;
 }
 
@@ -24,7 +22,7 @@ interface Ticket {
  * allows (KeyLimit). When several runs wait, the run served longest ago goes first: a single
  * booking arriving by webhook takes the next free start, not the place behind a batch's twenty.
  */
-export class KeyPacer {
+export class ApiKeyPacer {
 	private readonly waiting: Ticket[] = [];
 	/** When the pending timer fires; Infinity when none is pending. */
 	private wakeAt = Infinity;
@@ -35,7 +33,7 @@ export class KeyPacer {
 	) {}
 
 	/** Waits for a start for `run`; undefined when the run was withdrawn (cancelled, or out of time). */
-	async take(run: Pacer): Promise<Start | undefined> {
+	async take(run: RunPacer): Promise<Start | undefined> {
 		return await new Promise((give) => {
 			this.waiting.push({ run, give });
 			this.pump();
@@ -43,25 +41,16 @@ export class KeyPacer {
 	}
 
 	/** Gives up the waiting starts of `run`. */
-	withdraw(run: Pacer): void {
+	withdraw(run: RunPacer): void {
 		for (const ticket of this.waiting.filter((waiting) => waiting.run === run)) {
 			this.waiting.splice(this.waiting.indexOf(ticket), 1);
 			ticket.give(undefined);
 		}
 	}
 
-	accepted(start: Start, headers?: RateHeaders): void {
-		this.limit.accepted(start, headers);
-		this.pump();
-	}
-
-	throttled(start: Start, refusal?: { waitMs?: number; headers?: RateHeaders }): void {
-		this.limit.throttled(start, refusal);
-		this.pump();
-	}
-
-	failed(start: Start): void {
-		this.limit.failed(start);
+	/** Learns from the answer to the request started at `start`, and gives out what it frees. */
+	answered(start: Start, answer: Answer): void {
+		this.limit.answered(start, answer);
 		this.pump();
 	}
 
@@ -112,7 +101,7 @@ export class KeyPacer {
  * One node run's (or poll's) place among the senders on its API key: its own ceilings (Max
  * Requests per Second, n8n's Batching, an agent's patience) on top of what the key allows.
  */
-export class Pacer {
+export class RunPacer {
 	/** When this run last got a start: the run served longest ago goes first. */
 	lastStartAt = -Infinity;
 	/** When a start withdrawn for lack of patience could have gone. */
@@ -123,7 +112,7 @@ export class Pacer {
 	private count = 0;
 
 	constructor(
-		private readonly key: KeyPacer,
+		private readonly key: ApiKeyPacer,
 		private readonly settings: PacerSettings,
 		clock: Clock,
 		private readonly signal?: AbortSignal,
@@ -144,20 +133,8 @@ export class Pacer {
 		return this.signal?.aborted ? undefined : await this.key.take(this);
 	}
 
-	/** The request of `start` was answered without a 429. */
-	accepted(start: Start, headers?: RateHeaders): void {
-		this.key.accepted(start, headers);
-	}
-
-	/** The request of `start` was refused with 429, asked to wait `waitMs` (Retry-After). */
-	throttled(start: Start, refusal?: { waitMs?: number; headers?: RateHeaders }): void {
-		this.key.throttled(start, refusal);
-	}
-
-	/** The request of `start` ended without an answer about the limit. */
-	failed(start: Start): void {
-		this.key.failed(start);
-	}
+	/** What came of the request of `start`: the key's pacer learns from it (ApiKeyPacer.answered). */
+	readonly answered = (start: Start, answer: Answer) => this.key.answered(start, answer);
 
 	/** When this run's own ceilings allow its next start. */
 	earliest(): number {

@@ -1,75 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { RefusalMemory, type Generations } from './refusals';
-
-/** What the default key of an item that creates something is derived from. */
-export interface IdempotencyScope {
-	instanceId: string;
-	workflowId: string;
-	/** The execution the keys belong to: for an execution retry, the one it retries (`KeyMemory.seed`). */
-	executionId: string;
-	nodeId: string;
-	runIndex: number;
-	itemIndex: number;
-	/** `resource.operation`, so quote and booking of one item never share a key. */
-	action: string;
-	/** Raised each time the API definitively refused the item, so a retry after a fix is new to it. */
-	generation?: number;
-}
-
-/**
- * The default Idempotency-Key of a creation (a quote, a quote request, a support case): the same
- * for every try of one item in one node run (n8n's Retry On Fail, our own 429/503 retries, n8n's
- * Retry of the failed execution), different for another item, run, node, action, workflow,
- * execution, generation or n8n instance: two identical orders are two quotes. Hashed so no
- * workflow detail leaks into API logs.
- */
-export function deriveIdempotencyKey(scope: IdempotencyScope): string {
-	const parts: Array<string | number> = [
-		scope.instanceId,
-		scope.workflowId,
-		scope.executionId,
-		scope.nodeId,
-		scope.runIndex,
-		scope.itemIndex,
-		scope.action,
-	];
-	if (scope.generation) parts.push(scope.generation);
-	return `n8n-${scope.action}-${hex(parts)}`;
-}
-
-/** What the default key of an action on something that exists is derived from. */
-export interface ReferentScope {
-	/** The credential's Base URL: the API the action is sent to. */
-	api: string;
-	action: string;
-	/** The values naming what the action acts on (OperationSpec.referent), e.g. the quote ID. */
-	referent: string[];
-}
-
-/**
- * The default Idempotency-Key of an action on something that exists (booking a quote, paying a
- * booking): derived from the API, the action and its referent, never from the execution, so
- * every run that asks for it again, wherever n8n runs it, gets the API's first answer. A
- * generation is added once the API definitively refused the key before it (RefusalMemory).
- */
-export function deriveReferentKey(scope: ReferentScope, generation = 0): string {
-	const parts = ['referent', apiIdentity(scope.api), scope.action, ...scope.referent];
-	if (generation) parts.push(String(generation));
-	return `n8n-${scope.action}-${hex(parts)}`;
-}
-
-/** The API as a key part: `https://API.example/api/v1/` and `https://api.example/api/v1` agree. */
-export function apiIdentity(baseUrl: string): string {
-	const trimmed = baseUrl.trim();
-	try {
-		const url = new URL(trimmed);
-		return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
-	} catch {
-		return trimmed.replace(/\/+$/, '');
-	}
-}
+import { processMap } from '../../shared/processMemory';
+import {
+	apiIdentity,
+	deriveIdempotencyKey,
+	deriveReferentKey,
+	type IdempotencyScope,
+	type ReferentScope,
+} from './keyDerivation';
+import type { Generations, RefusalMemory } from './refusedKeys';
 
 /**
  * What the node remembers of its keys, in n8n's node context: n8n saves it with the execution and
@@ -88,12 +28,13 @@ export interface KeyMemory {
 }
 
 /**
- * The answer statuses after which an item is sent under a fresh key when the user runs it again:
- * a definitive refusal (nothing was done, and an API may replay a refusal for its key, as Stripe
+ * Whether an item's failure spends its key, so the next try is sent under a fresh one: a
+ * definitive refusal (nothing was done, and an API may replay a refusal for its key, as Stripe
  * does). A success, a 409 (the key's first request holds), a 408 or 429 (not judged) and a 5xx or
- * a broken connection (the outcome is unknown) keep the key.
+ * a broken connection (no status: the outcome is unknown) keep the key.
  */
-export function refusesForGood(status: number): boolean {
+export function refusedForGood(error: unknown): boolean {
+	const status = Number((error as { httpCode?: unknown } | undefined)?.httpCode);
 	return status >= 400 && status < 500 && ![408, 409, 429].includes(status);
 }
 
@@ -104,7 +45,10 @@ export function refusesForGood(status: number): boolean {
  * workflow run while its previous run is still booking). The later one gets the API's replay of
  * the first answer instead of a 409 for a request in progress.
  */
-const turns = new Map<string, Promise<unknown>>();
+const turns = processMap<Promise<unknown>>('requests in turn, by API and Idempotency-Key', {
+	// Each entry leaves when its request ends: what is in flight is the bound.
+	max: Infinity,
+});
 
 /** The Idempotency-Keys of one node run, and what was sent under them. */
 export class RunKeys {
@@ -158,10 +102,20 @@ export class RunKeys {
 	}
 
 	/**
-	 * Sends under `key` once nothing else in this process is sending under it to the same API (see
-	 * `turns`): the same request asked twice at once gets the API's one answer twice (its replay).
+	 * Sends the item under `key`: once nothing else in this process is sending under it to the same
+	 * API (see `turns`), so the same request asked twice at once gets the API's one answer twice
+	 * (its replay). A definitive refusal spends the key (`refusedForGood`).
 	 */
-	async inTurn<T>(key: string, send: () => Promise<T>): Promise<T> {
+	async send<T>(itemIndex: number, key: string, send: () => Promise<T>): Promise<T> {
+		return await this.inTurn(key, async () => {
+			const sent = send();
+			// Watched, not caught: the failure goes on to the item as it is.
+			sent.catch((error: unknown) => refusedForGood(error) && this.refused(itemIndex, key));
+			return await sent;
+		});
+	}
+
+	private async inTurn<T>(key: string, send: () => Promise<T>): Promise<T> {
 		const id = `${this.api}\u0000${key}`;
 		const before = turns.get(id);
 		const mine = (async () => {
@@ -196,11 +150,6 @@ export class RunKeys {
 	private itemId(itemIndex: number): string {
 		return `${this.scope.runIndex}:${itemIndex}`;
 	}
-}
-
-/** 40 hex digits of a SHA-256 over the parts, which cannot run into each other. */
-function hex(parts: Array<string | number>): string {
-	return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 40);
 }
 
 /** A short digest: enough to tell two keys or two bodies apart, small in the saved execution. */

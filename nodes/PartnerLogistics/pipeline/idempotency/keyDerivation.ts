@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto';
+
+/** What the default key of an item that creates something is derived from. */
+export interface IdempotencyScope {
+	instanceId: string;
+	workflowId: string;
+	/** The execution the keys belong to: for an execution retry, the one it retries (`KeyMemory.seed`). */
+	executionId: string;
+	nodeId: string;
+	runIndex: number;
+	itemIndex: number;
+	/** `resource.operation`, so quote and booking of one item never share a key. */
+	action: string;
+	/** Raised each time the API definitively refused the item, so a retry after a fix is new to it. */
+	generation?: number;
+}
+
+/**
+ * The default Idempotency-Key of a creation (a quote, a quote request, a support case): the same
+ * for every try of one item in one node run (n8n's Retry On Fail, our own 429/503 retries, n8n's
+ * Retry of the failed execution), different for another item, run, node, action, workflow,
+ * execution, generation or n8n instance: two identical orders are two quotes. Hashed so no
+ * workflow detail leaks into API logs.
+ */
+export function deriveIdempotencyKey(scope: IdempotencyScope): string {
+	const parts: Array<string | number> = [
+		scope.instanceId,
+		scope.workflowId,
+		scope.executionId,
+		scope.nodeId,
+		scope.runIndex,
+		scope.itemIndex,
+		scope.action,
+	];
+	if (scope.generation) parts.push(scope.generation);
+	return `n8n-${scope.action}-${hex(parts)}`;
+}
+
+/** What the default key of an action on something that exists is derived from. */
+export interface ReferentScope {
+	/** The credential's Base URL: the API the action is sent to. */
+	api: string;
+	action: string;
+	/** The values naming what the action acts on (OperationSpec.referent), e.g. the quote ID. */
+	referent: string[];
+}
+
+/**
+ * The default Idempotency-Key of an action on something that exists (booking a quote, paying a
+ * booking): derived from the API, the action and its referent, never from the execution, so
+ * every run that asks for it again, wherever n8n runs it, gets the API's first answer. A
+ * generation is added once the API definitively refused the key before it (RefusalMemory).
+ */
+export function deriveReferentKey(scope: ReferentScope, generation = 0): string {
+	const parts = ['referent', apiIdentity(scope.api), scope.action, ...scope.referent];
+	if (generation) parts.push(String(generation));
+	return `n8n-${scope.action}-${hex(parts)}`;
+}
+
+/** The API as a key part: `https://API.example/api/v1/` and `https://api.example/api/v1` agree. */
+export function apiIdentity(baseUrl: string): string {
+	const trimmed = baseUrl.trim();
+	try {
+		const url = new URL(trimmed);
+		return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+	} catch {
+		return trimmed.replace(/\/+$/, '');
+	}
+}
+
+/** 40 hex digits of a SHA-256 over the parts, which cannot run into each other. */
+function hex(parts: Array<string | number>): string {
+	return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 40);
+}

@@ -1,0 +1,62 @@
+/**
+ * How often the API definitively refused an action on one referent (a quote to book, a booking to
+ * pay), by chain: the generation of that referent's next Idempotency-Key. Each refusal spends a
+ * key, so the next try after a fix is judged afresh even by an API that replays refusals.
+ */
+export type Generations = Record<string, number>;
+
+/** One place the memory is kept, bounded: the chains refused longest ago are forgotten first. */
+export interface RefusalPlace {
+	/** The generation held for `chain`, if any: reading never creates anything. */
+	generation(chain: string): number | undefined;
+	/** Holds `generation` for `chain`, as the newest entry. */
+	raise(chain: string, generation: number): void;
+}
+
+/**
+ * A place kept as a plain record (what n8n saves: the node context, static data), changed in
+ * place, or, with `replace`, as a changed copy: n8n notices a static data field replaced, not a
+ * change inside an object added since the execution began.
+ */
+export function recordPlace(
+	bound: number,
+	read: () => Generations | undefined,
+	replace?: (held: Generations) => void,
+): RefusalPlace {
+	return {
+		generation: (chain) => read()?.[chain],
+		raise: (chain, generation) => {
+			const held = replace ? { ...read() } : (read() ?? {});
+			// Written last, so the bound forgets the chains refused longest ago first.
+			delete held[chain];
+			held[chain] = generation;
+			const chains = Object.keys(held);
+			for (const old of chains.slice(0, Math.max(0, chains.length - bound))) delete held[old];
+			replace?.(held);
+		},
+	};
+}
+
+/**
+ * The memory of refusals over several places at once, read as their highest generation: each
+ * place reaches some paths n8n runs the node on and misses others (see `runKeys`). Losing a
+ * place's record is safe: the key then is one the API refused, and it answers with that refusal
+ * again, never with a second booking or payment.
+ */
+export class RefusalMemory {
+	constructor(private readonly places: RefusalPlace[]) {}
+
+	generation(chain: string): number {
+		return Math.max(0, ...this.places.map((place) => place.generation(chain) ?? 0));
+	}
+
+	/**
+	 * The API refused the chain's key of `generation`: its next key is one later. Kept as the
+	 * highest seen, so a run that read an older generation cannot move the chain back.
+	 */
+	refused(chain: string, generation: number): void {
+		for (const place of this.places) {
+			place.raise(chain, Math.max(place.generation(chain) ?? 0, generation + 1));
+		}
+	}
+}

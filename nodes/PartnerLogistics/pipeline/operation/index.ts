@@ -1,0 +1,18 @@
+/**
+ * What an operation declares (its form, request and answer), and the words its body builder and
+ * check are written in: the door the resources, the route and payment forms, the watches and the
+ * Resource and Operation pickers use.
+ */
+export {
+	compact,
+	jsonObject,
+	type BodyBuilder,
+	type BodyCheck,
+	type BodyInput,
+	type BodyValue,
+	type ParameterReader,
+} from './body';
+export { pathIdProblem, pathOf } from './path';
+export { firstProblem, HIDDEN, required, type Problem } from './problem';
+export { itemError, referentOf, requestOf, type OperationRequest } from './request';
+export { isReadOnly, selectedOperation, type OperationSpec, type ResourceSpec } from './spec';

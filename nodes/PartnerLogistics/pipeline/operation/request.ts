@@ -1,0 +1,93 @@
+import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { buildBody, type BodyInput } from './body';
+import { pathOf } from './path';
+import { describeProblem, labelsOf, ProblemError, type Labels } from './problem';
+import { pathIds, type OperationSpec } from './spec';
+
+/** An operation's request for one item, before its Idempotency-Key. */
+export interface OperationRequest {
+	method: OperationSpec['method'];
+	url: string;
+	body?: IDataObject;
+	qs?: IDataObject;
+}
+
+/** How each operation's form labels its fields, read once per operation. */
+const labelsBySpec = new WeakMap<OperationSpec, Labels>();
+
+function labelsFor(spec: OperationSpec): Labels {
+	let labels = labelsBySpec.get(spec);
+	if (!labels) labelsBySpec.set(spec, (labels = labelsOf(spec.fields ?? [])));
+	return labels;
+}
+
+/**
+ * The item's request as its operation declares it: each path id checked and encoded, the body
+ * built, Extra Body Fields merged and the whole body checked, the query. A problem stops the item
+ * here, before anything is sent, with a message naming the field as the editor shows it.
+ */
+export function requestOf(
+	spec: OperationSpec,
+	input: BodyInput,
+	itemIndex: number,
+	node: INode,
+): OperationRequest {
+	try {
+		const request: OperationRequest = { method: spec.method, url: pathOf(spec.path, input.read) };
+		if (spec.body) request.body = buildBody(input, spec.body, spec.check);
+		if (spec.query) request.qs = spec.query(input.read);
+		return request;
+	} catch (error) {
+		throw itemError(spec, input, itemIndex, node, error);
+	}
+}
+
+/** The item's error for what went wrong reading it: a problem named as the form shows it. */
+export function itemError(
+	spec: OperationSpec,
+	input: BodyInput,
+	itemIndex: number,
+	node: INode,
+	error: unknown,
+): NodeOperationError {
+	if (!(error instanceof ProblemError)) {
+		return new NodeOperationError(node, error as Error, { itemIndex });
+	}
+	const reference = spec.reference?.(input);
+	return new NodeOperationError(
+		node,
+		describeProblem(error.problem, labelsFor(spec), itemIndex, reference),
+		{
+			itemIndex,
+			description: 'Nothing was sent to the API for this item. Correct the value and run again.',
+		},
+	);
+}
+
+/**
+ * What the item's action acts on (OperationSpec.referent), as sent: a path id as read, a body
+ * field as the body carries it (after Extra Body Fields), so its key names what the API is asked;
+ * and how a message names it ("Quote ID qt_7").
+ */
+export function referentOf(
+	spec: OperationSpec,
+	input: BodyInput,
+	body: IDataObject | undefined,
+): { values: string[]; label: string } | undefined {
+	if (!spec.referent) return undefined;
+	const inPath = pathIds(spec.path);
+	const labels = labelsFor(spec);
+	const named = spec.referent.map((name) => {
+		const value = inPath.includes(name) ? input.read(name) : body?.[name];
+		return { name, value: value === undefined || value === null ? '' : String(value).trim() };
+	});
+	return {
+		values: named.map(({ value }) => value),
+		label: named
+			.filter(({ value }) => value !== '')
+			.map(({ name, value }) => `${labels.get(name) ?? name} ${value}`)
+			.join(', '),
+	};
+}

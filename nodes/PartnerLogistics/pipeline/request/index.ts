@@ -1,0 +1,142 @@
+import type {
+	ICredentialsDecrypted,
+	ICredentialTestFunctions,
+	IExecuteFunctions,
+	ILoadOptionsFunctions,
+	INode,
+	IPollFunctions,
+	NodeApiError,
+} from 'n8n-workflow';
+
+import { runPacer } from '../rateLimit';
+import {
+	credentialTestSettings,
+	defaultRunSettings,
+	readPollSettings,
+	readRunSettings,
+	type RunSettings,
+} from './settings';
+import { evidence } from './errors';
+import {
+	apiError,
+	expectJson,
+	sendRequest,
+	sleeper,
+	type Failure,
+	type ItemRequest,
+	type Sending,
+} from './send';
+import {
+	authenticatedSender,
+	CREDENTIAL_TYPE,
+	credentialTestSender,
+	type ApiResponse,
+	type Sender,
+} from './transport';
+
+export type { ApiResponse } from './transport';
+export type { Failure, ItemRequest } from './send';
+export { readListPage, readRecords } from './response';
+export { describeFaultCode, describeRedirect, evidence, isUnreachable } from './errors';
+export { optionsDescription, requestOptionsDescription } from './options';
+export { CREDENTIAL_TEST_TIMEOUT_MS, type RunSettings } from './settings';
+
+/** What a session's errors say besides the status: the words before them, a 403's capability. */
+export interface Wording {
+	prefix?: string;
+	capability?: string;
+}
+
+/**
+ * The one way to the API. Every request of a node run, a tool call, a poll, the hub picker and
+ * the credential test leaves through a session: paced with every other sender on its API key,
+ * retried as the Options allow, and a failure read into an error that says what to do.
+ */
+export interface ApiSession {
+	readonly settings: RunSettings;
+	/** The request's 2xx answer; any other outcome throws the NodeApiError that explains it. */
+	send(request: ItemRequest): Promise<ApiResponse>;
+	/** The request's 2xx answer and its JSON body; `expected` names it for the message if it is none. */
+	read(request: ItemRequest, expected: string): Promise<{ response: ApiResponse; body: unknown }>;
+	/** The error for a 2xx answer that cannot be used (`message`: why), with the answer as evidence. */
+	unusable(response: ApiResponse, message: string): NodeApiError;
+	/** The same session and pacer, its errors worded with `wording`. */
+	with(wording: Wording): ApiSession;
+}
+
+/** A node run's session, or a tool call's: the Options of item 0, cancelled with the execution. */
+export async function runSession(
+	context: IExecuteFunctions,
+	wording: Wording & { mutating: boolean },
+): Promise<ApiSession> {
+	const settings = await readRunSettings(context);
+	const sender = authenticatedSender(context, settings.transport);
+	return session(context.getNode(), settings, sender, context.getExecutionCancelSignal(), wording);
+}
+
+/** A poll's session: the polling trigger's Options; its GETs change nothing. */
+export async function pollSession(context: IPollFunctions): Promise<ApiSession> {
+	const settings = await readPollSettings(context);
+	const sender = authenticatedSender(context, settings.transport);
+	return session(context.getNode(), settings, sender, undefined, { mutating: false });
+}
+
+/** The editor's session (the hub picker): the Options' defaults, one request at a time. */
+export async function pickerSession(
+	context: ILoadOptionsFunctions,
+	prefix: string,
+): Promise<ApiSession> {
+	const settings = defaultRunSettings(await context.getCredentials(CREDENTIAL_TYPE));
+	const sender = authenticatedSender(context, settings.transport);
+	return session(context.getNode(), settings, sender, undefined, { mutating: false, prefix });
+}
+
+/**
+ * The credential's Test button: no retries (someone is looking at the dialog), its failures in
+ * the dialog's own words (`explain`), the pipeline's where it has none.
+ */
+export function credentialTestSession(
+	context: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+	explain: (failure: Failure) => string | undefined,
+): ApiSession {
+	const settings = credentialTestSettings(credential.data ?? {});
+	const sender = credentialTestSender(context, credential.data ?? {});
+	const node = { name: 'Partner Logistics credential test' } as INode;
+	return session(node, settings, sender, undefined, { mutating: false, explain });
+}
+
+function session(
+	node: INode,
+	settings: RunSettings,
+	send: Sender,
+	signal: AbortSignal | undefined,
+	options: Omit<Sending, 'node' | 'settings' | 'send' | 'pacer' | 'signal' | 'wait'>,
+): ApiSession {
+	let sending: Sending | undefined;
+	// The key's pacer is joined on the first request: a session that sends nothing leaves nothing.
+	const joined = (): Sending => {
+		if (sending) return sending;
+		const { baseUrl, credentials } = settings.transport;
+		const pacer = runPacer(baseUrl, String(credentials.data?.apiKey ?? ''), settings.pacer, signal);
+		return (sending = { node, settings, send, pacer, signal, wait: sleeper(signal), ...options });
+	};
+	const worded = (wording: Wording): ApiSession => {
+		const run = (): Sending => ({ ...joined(), ...wording });
+		return {
+			settings,
+			send: async (request) => await sendRequest(run(), request),
+			read: async (request, expected) => {
+				const response = await sendRequest(run(), request);
+				return { response, body: expectJson(run(), response, expected) };
+			},
+			unusable: (response, message) =>
+				apiError(run(), response, {
+					message,
+					description: `The API answered ${response.status} with: ${evidence(response.body, settings.secrets)}`,
+				}),
+			with: (more) => worded({ ...wording, ...more }),
+		};
+	};
+	return worded({});
+}
