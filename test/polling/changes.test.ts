@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import {
 	type CompareOptions,
 	compare,
@@ -15,7 +17,7 @@ const options: CompareOptions = {
 	includePrevious: false,
 };
 
-const seen = (...records: Array<Record<string, unknown>>): Observed[] =>
+const seen = (...records: IDataObject[]): Observed[] =>
 	records.map((record) => ({ id: String(record.caseId), record }));
 
 const open1 = { caseId: 'case_1', status: 'OPEN', title: 'Parcel late', meta: { a: 1, b: 2 } };

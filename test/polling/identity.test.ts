@@ -1,4 +1,5 @@
-import { identify, listedIds, valueAt } from '../../nodes/PartnerLogistics/polling/identity';
+import { identify, listedIds } from '../../nodes/PartnerLogistics/polling/identity';
+import { valueAt } from '../../nodes/PartnerLogistics/shared/valueAt';
 
 describe('valueAt', () => {
 	test('reads a field by name, then by a dotted path', () => {

@@ -1,10 +1,11 @@
+import type { JsonValue } from 'n8n-workflow';
+
+import { valueAt } from '../../nodes/PartnerLogistics/shared/valueAt';
 import {
 	acceptsEventType,
 	eventItem,
 	isJsonContentType,
-	type JsonValue,
 	parseEventBody,
-	readField,
 } from '../../nodes/PartnerLogistics/webhook/event';
 
 const json = (value: unknown) => Buffer.from(JSON.stringify(value));
@@ -52,23 +53,23 @@ describe('parseEventBody', () => {
 	});
 });
 
-describe('readField', () => {
+describe('valueAt, on an event payload', () => {
 	it('reads top-level, nested and dotted keys', () => {
 		const event = { type: 't', data: { kind: 'k' }, 'event.type': 'dotted' };
-		expect(readField(event, 'type')).toBe('t');
-		expect(readField(event, 'data.kind')).toBe('k');
-		expect(readField(event, 'event.type')).toBe('dotted');
-		expect(readField(event, 'data.kind.deeper')).toBeUndefined();
-		expect(readField(event, 'missing.path')).toBeUndefined();
+		expect(valueAt(event, 'type')).toBe('t');
+		expect(valueAt(event, 'data.kind')).toBe('k');
+		expect(valueAt(event, 'event.type')).toBe('dotted');
+		expect(valueAt(event, 'data.kind.deeper')).toBeUndefined();
+		expect(valueAt(event, 'missing.path')).toBeUndefined();
 	});
 
 	it('finds no field in a payload that is not an object, nor inherited ones', () => {
-		expect(readField([{ type: 't' }], '0.type')).toBeUndefined();
-		expect(readField([{ type: 't' }], 'length')).toBeUndefined();
-		expect(readField('type', 'type')).toBeUndefined();
-		expect(readField(null, 'type')).toBeUndefined();
-		expect(readField({}, 'constructor')).toBeUndefined();
-		expect(readField({ data: {} }, 'data.toString')).toBeUndefined();
+		expect(valueAt([{ type: 't' }], '0.type')).toBeUndefined();
+		expect(valueAt([{ type: 't' }], 'length')).toBeUndefined();
+		expect(valueAt('type', 'type')).toBeUndefined();
+		expect(valueAt(null, 'type')).toBeUndefined();
+		expect(valueAt({}, 'constructor')).toBeUndefined();
+		expect(valueAt({ data: {} }, 'data.toString')).toBeUndefined();
 	});
 });
 

@@ -1,12 +1,14 @@
-import { fieldDigests, recordDigest, type JsonObject } from './digest';
-import { valueAt } from './identity';
+import type { IDataObject } from 'n8n-workflow';
+
+import { valueAt } from '../shared/valueAt';
+import { fieldDigests, recordDigest } from './digest';
 import { bounded, type Memory, type Remembered } from './memory';
 
 /**
  * What one poll saw of one record, with its identity: the record, or, for a listed ID the API
  * answered 404 for, the message saying so.
  */
-export type Observed = { id: string; record: JsonObject } | { id: string; notFound: string };
+export type Observed = { id: string; record: IDataObject } | { id: string; notFound: string };
 
 /**
  * One output item. `change` is what a workflow branches on: `new` (first seen since the trigger
@@ -20,9 +22,9 @@ export interface Change {
 	/** The fields added, removed or changed (of those that count); empty unless `changed`. */
 	changedFields: string[];
 	/** The record as the API answered it; empty for `notFound`. */
-	record: JsonObject;
+	record: IDataObject;
 	/** The record as the previous poll saw it: `changed` only, with Include Previous Record on. */
-	previous?: JsonObject;
+	previous?: IDataObject;
 	/** Why a listed ID is `notFound`: the API's 404, in words. */
 	message?: string;
 }
@@ -59,7 +61,7 @@ export function compare(
 	unread: string[] = [],
 ): { changes: Change[]; memory: Memory } {
 	const known = new Map((memory?.records ?? []).map((entry) => [entry.id, entry]));
-	const seen = new Map<string, JsonObject | undefined>(unread.map((id) => [id, undefined]));
+	const seen = new Map<string, IDataObject | undefined>(unread.map((id) => [id, undefined]));
 	const touched = new Map<string, Remembered>();
 	const changes: Change[] = [];
 	for (const seenNow of observed) {
@@ -99,16 +101,16 @@ export function compare(
 }
 
 /** The part of a record whose changes count: the whole record, or the fields named. */
-export function counted(record: JsonObject, fields: string[] | undefined): JsonObject {
+export function counted(record: IDataObject, fields: string[] | undefined): IDataObject {
 	if (!fields) return record;
 	return Object.fromEntries(
 		fields
 			.map((field) => [field, valueAt(record, field)] as const)
 			.filter(([, value]) => value !== undefined),
-	);
+	) as IDataObject;
 }
 
-function remembered(id: string, record: JsonObject, options: CompareOptions): Remembered {
+function remembered(id: string, record: IDataObject, options: CompareOptions): Remembered {
 	const part = counted(record, options.fields);
 	const entry: Remembered = { id, digest: recordDigest(part), fields: fieldDigests(part) };
 	if (options.includePrevious) entry.record = record;
@@ -119,7 +121,7 @@ function remembered(id: string, record: JsonObject, options: CompareOptions): Re
  * The memory of a record this poll did not change: its whole record only while Include Previous
  * Record is on (taken from this poll if the option was just turned on).
  */
-function withRecord(entry: Remembered, keep: boolean, seenNow?: JsonObject): Remembered {
+function withRecord(entry: Remembered, keep: boolean, seenNow?: IDataObject): Remembered {
 	const { record, ...rest } = entry;
 	const whole = keep ? (record ?? seenNow) : undefined;
 	return whole === undefined ? rest : { ...rest, record: whole };
@@ -128,7 +130,7 @@ function withRecord(entry: Remembered, keep: boolean, seenNow?: JsonObject): Rem
 function change(
 	kind: Change['change'],
 	recordId: string,
-	record: JsonObject,
+	record: IDataObject,
 	changed: string[] = [],
 ): Change {
 	return { change: kind, recordId, changedFields: changed, record };

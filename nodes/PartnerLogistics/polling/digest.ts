@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-
-/** A JSON object as the API answered it: the record a change is judged on. */
-export type JsonObject = { [field: string]: unknown };
+import type { IDataObject } from 'n8n-workflow';
 
 /** Length of a field's digest: enough to tell one field's values apart, short to store. */
 const FIELD_DIGEST_LENGTH = 12;
@@ -17,7 +15,7 @@ export function canonicalJson(value: unknown): string {
 function sorted(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(sorted);
 	if (!value || typeof value !== 'object') return value;
-	const object = value as JsonObject;
+	const object = value as IDataObject;
 	return Object.fromEntries(
 		Object.keys(object)
 			.sort()
@@ -28,12 +26,12 @@ function sorted(value: unknown): unknown {
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
 
 /** The digest of a whole record: it changes when anything in the record changes. */
-export function recordDigest(record: JsonObject): string {
+export function recordDigest(record: IDataObject): string {
 	return sha256(canonicalJson(record));
 }
 
 /** A short digest of each top-level field, to tell which fields a change touched. */
-export function fieldDigests(record: JsonObject): Record<string, string> {
+export function fieldDigests(record: IDataObject): Record<string, string> {
 	return Object.fromEntries(
 		Object.keys(record).map((field) => [
 			field,

@@ -1,20 +1,7 @@
-import type { Observed } from './changes';
-import type { JsonObject } from './digest';
+import type { IDataObject } from 'n8n-workflow';
 
-/**
- * A field's value, by its name or, when the record has no field of that exact name, by a dotted
- * path into nested objects (`truck.assignmentId`).
- */
-export function valueAt(record: JsonObject, field: string): unknown {
-	if (Object.prototype.hasOwnProperty.call(record, field)) return record[field];
-	let value: unknown = record;
-	for (const part of field.split('.')) {
-		if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
-		if (!Object.prototype.hasOwnProperty.call(value, part)) return undefined;
-		value = (value as JsonObject)[part];
-	}
-	return value;
-}
+import { valueAt } from '../shared/valueAt';
+import type { Observed } from './changes';
 
 /** An identity as text: a non-empty string or a finite number; anything else is none. */
 function identityOf(value: unknown): string | undefined {
@@ -34,7 +21,7 @@ export interface Unidentified {
  * counts. A record without one stops everything: a change could not be told from a new record.
  */
 export function identify(
-	records: JsonObject[],
+	records: IDataObject[],
 	field: string,
 ): { observed: Observed[] } | { unidentified: Unidentified } {
 	const observed: Observed[] = [];

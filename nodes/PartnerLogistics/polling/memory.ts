@@ -1,4 +1,4 @@
-import type { JsonObject } from './digest';
+import type { IDataObject } from 'n8n-workflow';
 
 /** What a trigger remembers of one record between polls. */
 export interface Remembered {
@@ -9,7 +9,7 @@ export interface Remembered {
 	/** Short digest of each top-level field (or field that counts), to name what a change touched. */
 	fields: Record<string, string>;
 	/** The whole record, kept only while Include Previous Record is on. */
-	record?: JsonObject;
+	record?: IDataObject;
 }
 
 /**
@@ -27,7 +27,7 @@ export interface Memory {
 	records: Remembered[];
 }
 
-const isObject = (value: unknown): value is JsonObject =>
+const isObject = (value: unknown): value is IDataObject =>
 	!!value && typeof value === 'object' && !Array.isArray(value);
 
 const isStringMap = (value: unknown): value is Record<string, string> =>

@@ -1,11 +1,10 @@
-import type { IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { pathOf } from '../pipeline/operation';
 import { readListPage, readRecords, type ApiSession } from '../pipeline/request';
 import { eachConcurrently } from '../shared/concurrency';
 import type { Observed } from './changes';
-import type { JsonObject } from './digest';
 import { identify } from './identity';
 import type { WatchSettings } from './settings';
 import type { WatchSpec } from './watch';
@@ -100,7 +99,7 @@ function stopsEveryId(error: unknown): boolean {
 }
 
 /** A record answer as one record: an object as it is; anything else under `records`. */
-function oneRecord(body: unknown): JsonObject {
+function oneRecord(body: unknown): IDataObject {
 	const records = readRecords(body);
 	return records.length === 1 ? records[0] : { records };
 }
@@ -108,7 +107,7 @@ function oneRecord(body: unknown): JsonObject {
 /** The records with their identities, or the poll fails naming the record without one. */
 function identified(
 	context: IPollFunctions,
-	records: JsonObject[],
+	records: IDataObject[],
 	field: string,
 	watch: WatchSpec,
 ): Observed[] {

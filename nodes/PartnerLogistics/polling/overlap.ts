@@ -1,3 +1,5 @@
+import { processMap } from '../shared/processMemory';
+
 /**
  * Polls of one trigger that would see the same change: what this n8n process knows of them.
  *
@@ -12,16 +14,22 @@
  *   skipped: the next poll reads the committed one. Should n8n never commit it (the poll lost its
  *   lease), polls go on from the older memory after COMMIT_WAIT_MS, and the change comes once.
  */
-const polling = new Set<string>();
-const emitted = new Map<string, { generation: number; at: number }>();
+const polling = processMap<true>('polls under way, by trigger', {
+	// Each leaves when its poll ends: the polls running at once are the bound.
+	max: Infinity,
+});
+const emitted = processMap<{ generation: number; at: number }>(
+	'memories awaiting their commit, by trigger',
+	{ max: 10_000 },
+);
 
 /** How long a memory this process emitted with may take to come back from n8n. */
 export const COMMIT_WAIT_MS = 60_000;
 
 /** Marks `scope` (a workflow's trigger node) as polling; false if a poll of it is under way. */
 export function startPoll(scope: string): boolean {
-	if (polling.has(scope)) return false;
-	polling.add(scope);
+	if (polling.get(scope)) return false;
+	polling.set(scope, true);
 	return true;
 }
 

@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 
+import { processMap } from '../shared/processMemory';
+
 export const MAX_REMEMBERED_EVENTS = 10_000;
+/** Triggers whose event ids are remembered; past it the trigger that received least lately goes. */
+const MAX_TRIGGERS = 1_000;
 
 /**
  * The id a delivery is deduplicated by: its event id, or else a digest of its body, so an
@@ -31,17 +35,15 @@ export function rememberUntil(
  * restart forgets, and other n8n processes have their own.
  */
 export class EventIdMemory {
-	private readonly scopes = new Map<string, Map<string, number>>();
+	private readonly scopes = processMap<Map<string, number>>('webhook event ids, by trigger', {
+		max: MAX_TRIGGERS,
+	});
 
 	constructor(private readonly max = MAX_REMEMBERED_EVENTS) {}
 
 	/** Records `id` until `until` and returns true, or returns false while an earlier record holds. */
 	claim(scope: string, id: string, until: number, now: number): boolean {
-		let seen = this.scopes.get(scope);
-		if (seen === undefined) {
-			seen = new Map();
-			this.scopes.set(scope, seen);
-		}
+		const seen = this.scopes.use(scope, () => new Map<string, number>());
 		const held = seen.get(id);
 		if (held !== undefined && held > now) return false;
 		// Deleted first, so a re-recorded id moves to the end of Map's insertion order.

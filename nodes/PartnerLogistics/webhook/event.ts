@@ -1,15 +1,8 @@
+import type { JsonValue } from 'n8n-workflow';
+
+import { valueAt } from '../shared/valueAt';
 import { headerValue, type HeaderMap, type Verification } from './signature';
 import type { TriggerSettings } from './settings';
-
-/** Any value JSON.parse can return. */
-export type JsonValue =
-	| null
-	| boolean
-	| number
-	| string
-	| JsonValue[]
-	| { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
 
 export type ParsedBody =
 	| { ok: true; event: JsonValue }
@@ -51,30 +44,6 @@ export function isJsonContentType(contentType: string | undefined): boolean {
 	return type === 'application/json' || /^application\/[\w.-]+\+json$/.test(type);
 }
 
-function isJsonObject(value: unknown): value is JsonObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * Reads `data.type`-style paths of a payload that is an object; a key containing dots is found
- * before the path is split. Any other payload (an array, a string, …) holds no fields.
- */
-export function readField(event: JsonValue, path: string): unknown {
-	if (!isJsonObject(event)) return undefined;
-	if (hasOwn(event, path)) return event[path];
-	let value: unknown = event;
-	for (const key of path.split('.')) {
-		if (typeof value !== 'object' || value === null || !hasOwn(value, key)) return undefined;
-		value = (value as JsonObject)[key];
-	}
-	return value;
-}
-
-/** Own fields only: `constructor` or `toString` is no field of a payload. */
-function hasOwn(value: object, key: string): boolean {
-	return Object.prototype.hasOwnProperty.call(value, key);
-}
-
 /** Empty accepts everything; `*` accepts everything; `booking.*` accepts `booking.created`. */
 export function acceptsEventType(accepted: readonly string[], type: string | null): boolean {
 	if (accepted.length === 0 || accepted.includes('*')) return true;
@@ -92,7 +61,7 @@ export function eventItem(
 ): EventItem {
 	const timestampMs = verification.timestampMs;
 	return {
-		id: verification.eventId ?? scalar(readField(event, settings.eventIdField)),
+		id: verification.eventId ?? scalar(valueAt(event, settings.eventIdField)),
 		type: eventType(event, settings, headers),
 		timestamp: timestampMs === undefined ? null : new Date(timestampMs).toISOString(),
 		event,
@@ -109,7 +78,7 @@ function eventType(
 	settings: Pick<TriggerSettings, 'eventTypeField' | 'eventTypeHeader'>,
 	headers: HeaderMap,
 ): string | null {
-	const field = readField(event, settings.eventTypeField);
+	const field = valueAt(event, settings.eventTypeField);
 	if (field !== undefined || settings.eventTypeHeader === '') return scalar(field);
 	return scalar(headerValue(headers, settings.eventTypeHeader) || undefined);
 }

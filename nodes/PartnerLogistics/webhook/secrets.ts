@@ -1,3 +1,4 @@
+import { processMap, type ProcessMap } from '../shared/processMemory';
 import { deriveKeys, keyFormat, type SigningKeys } from './signingKeys';
 import type { SignatureScheme } from './settings';
 import type { Verification } from './signature';
@@ -71,12 +72,14 @@ function trimmed(value: unknown): string {
  * A credential that could not be read is not remembered.
  */
 export class SecretCache {
-	private readonly entries = new Map<string, { keys: CredentialKeys; readAt: number }>();
+	private readonly entries: ProcessMap<{ keys: CredentialKeys; readAt: number }>;
 
 	constructor(
 		private readonly clock: () => number = Date.now,
-		private readonly maxEntries = 1000,
-	) {}
+		maxEntries = 1000,
+	) {
+		this.entries = processMap('webhook signing keys, by credential', { max: maxEntries });
+	}
 
 	async keys(credential: TriggerCredential, wanted: KeysWanted): Promise<CredentialKeys> {
 		if (credential.scheme === 'none') return credentialKeys('none', {});
@@ -117,10 +120,6 @@ export class SecretCache {
 	}
 
 	private remember(id: string, keys: CredentialKeys, now: number): void {
-		this.entries.delete(id);
-		if (this.entries.size >= this.maxEntries) {
-			this.entries.delete(this.entries.keys().next().value as string);
-		}
 		this.entries.set(id, { keys, readAt: now });
 	}
 }

@@ -1,0 +1,24 @@
+/**
+ * A field's value in a JSON object (an API record, an event payload): by its name, or, when the
+ * object has no field of that exact name, by a dotted path through nested objects
+ * (`truck.assignmentId`, `data.type`). Own fields only, never into a list: anything else is none.
+ */
+export function valueAt(value: unknown, field: string): unknown {
+	if (!isObject(value)) return undefined;
+	if (hasOwn(value, field)) return value[field];
+	let found: unknown = value;
+	for (const part of field.split('.')) {
+		if (!isObject(found) || !hasOwn(found, part)) return undefined;
+		found = found[part];
+	}
+	return found;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `constructor` or `toString` is no field of a record. */
+function hasOwn(value: object, key: string): boolean {
+	return Object.prototype.hasOwnProperty.call(value, key);
+}
