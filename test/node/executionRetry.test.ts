@@ -1,4 +1,4 @@
-import type { IRun } from 'n8n-workflow';
+import type { IRun, NodeApiError } from 'n8n-workflow';
 
 import { startSandbox, type FaultPlan, type RequestLogEntry, type Sandbox } from '../sandbox';
 import { runWorkflow, type HarnessNode, type RunResult } from '../harness';
@@ -183,15 +183,15 @@ test('a retry whose items changed since: each 409 says the key holds the first r
 	};
 	const retried = await retry(first.result.run, changed);
 	const out = retried.output('Book').map((item) => item.json);
-	const conflicts = out.filter((json) => json.error !== undefined);
+	const conflicts = retried.output('Book').filter((item) => item.json.error !== undefined);
 	expect(conflicts).toHaveLength(4);
-	for (const { error } of conflicts) {
-		expect(error).toMatch(
-			/^Conflict \(409\): the execution this one retries already sent this item under the same Idempotency-Key with other values .*retry with the original workflow/,
+	for (const { json, error } of conflicts) {
+		expect(json.error).toMatch(
+			/^Conflict \(409\): the execution this one retries already sent this item under the same Idempotency-Key with other values\. .*retry with the original workflow/,
 		);
 		// A booking's key is its quote's in every execution: running again would not help.
-		expect(error).toMatch(
-			/To send the new values as a new request, set Options › Idempotency Key \(the default key is derived from Quote ID qt_\d+, the same in every execution\)\.$/,
+		expect((error as NodeApiError).description).toMatch(
+			/To send the new values as a new request, set Options › Idempotency Key \(the default key is derived from Quote ID qt_\d+, the same in every execution\)\. The API answered 409/,
 		);
 	}
 	// The refused order, never done, is booked with the new values under a fresh key.

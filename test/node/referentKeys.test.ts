@@ -1,4 +1,4 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, NodeApiError } from 'n8n-workflow';
 
 import { apiClient, type ApiClient } from '../sandbox/apiClient';
 import { HOME_DROPOFF, HOME_PICKUP } from '../sandbox/routeForms';
@@ -371,8 +371,14 @@ describe('what the user reads, and what the user can still choose', () => {
 			paymentMethodId: sandbox.savedCards.notEnabled,
 		});
 		expect(other.posts.map((post) => post.status)).toEqual([409]);
-		expect(other.result.output()[0].json.error).toBe(
-			`Conflict (409): This Idempotency-Key was already used for a different request (method, path or body). Use a new key for a new request. This action's Idempotency-Key is derived from Booking ID ${bookingId}, so it is done once whichever run asks: either an earlier request for it with other values holds the key (the API keeps the first; set Options › Idempotency Key to send the new values as a new request on purpose), or its state does not allow this (for example an expired quote).`,
+		const [conflict] = other.result.output();
+		expect(conflict.json.error).toBe(
+			`Conflict (409): This Idempotency-Key was already used for a different request (method, path or body). Use a new key for a new request. To send other values for Booking ID ${bookingId} as a new request, set Options › Idempotency Key.`,
+		);
+		expect((conflict.error as NodeApiError).description).toMatch(
+			new RegExp(
+				`^This action's Idempotency-Key is derived from Booking ID ${bookingId}, so it is done once whichever run asks: an earlier request for it with other values holds the key \\(the API keeps the first\\)`,
+			),
 		);
 	});
 

@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../sandbox';
 import { loggedText, runWorkflow } from '../harness';
@@ -76,7 +76,10 @@ describe('Idempotency-Key', () => {
 		);
 		expect(requests).toHaveLength(1);
 		expect(error?.message).toBe(
-			'The connection to the API broke before it answered. The API may have processed the request. Running the item again is safe: it resends the same Idempotency-Key, so nothing is booked or paid twice.',
+			'The connection to the API broke before it answered. Running the item again is safe.',
+		);
+		expect((error as NodeApiError).description).toBe(
+			'The API may have processed the request: running it again resends the same Idempotency-Key, so nothing is booked or paid twice. Connection fault: ECONNRESET',
 		);
 		expect(JSON.stringify(result.run)).not.toContain(sandbox.keys.full);
 	});
@@ -169,9 +172,8 @@ describe('429 and 503 are retried with the same key, honouring Retry-After', () 
 			options: { maxRetries: 1 },
 		});
 		expect(requests).toHaveLength(2);
-		expect(error?.message).toMatch(
-			/^The Partner Logistics API failed \(503\).*same Idempotency-Key/,
-		);
+		expect(error?.message).toMatch(/^The Partner Logistics API failed \(503\).*Try again later/);
+		expect((error as NodeApiError).description).toMatch(/same Idempotency-Key/);
 	});
 
 	test('500 is not retried: it may not be temporary', async () => {
@@ -204,7 +206,7 @@ describe('each API status becomes an error that says what to do', () => {
 	test('401: the credential to fix', async () => {
 		const { result, error } = await runAgainst(sandbox, quoteParameters, { key: 'wrong-key-123' });
 		expect(error?.message).toMatch(
-			/^The API key was refused \(401\)\. Open the Partner Logistics credential/,
+			/^The API key was refused \(401\)\. Paste the key again .* into the Partner Logistics credential/,
 		);
 		expect(JSON.stringify(result.run)).not.toContain('wrong-key-123');
 	});

@@ -29,10 +29,10 @@ test('a nested error object is read; an HTML page is reduced to its title', () =
 	).toContain(': no such booking.');
 	const page = `<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body>${'x'.repeat(5000)}</body></html>`;
 	const { message, description } = describeApiError(502, page, plain);
-	expect(message).toBe(
-		'The Partner Logistics API failed (502). Try again later; a retry sends the same Idempotency-Key, so nothing is booked or paid twice.',
+	expect(message).toBe('The Partner Logistics API failed (502). Try again later.');
+	expect(description).toBe(
+		'A retry sends the same Idempotency-Key, so nothing is booked or paid twice. The API answered 502 with: an HTML page titled "502 Bad Gateway"',
 	);
-	expect(description).toBe('The API answered 502 with: an HTML page titled "502 Bad Gateway"');
 });
 
 test('403 names the capability the operation declares', () => {
@@ -45,15 +45,19 @@ test('403 names the capability the operation declares', () => {
 });
 
 test.each([
-	[401, /credential/],
-	[404, /organization of this API key/],
-	[409, /Idempotency-Key/],
-	[429, /Concurrency/],
-	[500, /nothing is booked or paid twice/],
-	[418, /answered 418/],
-])('%i tells what to do', (status, advice) => {
-	expect(describeApiError(status, '', plain).message).toMatch(advice);
-	expect(describeApiError(status, '', plain).description).toMatch(/\(no body\)$/);
+	[401, /credential\.$/, /^It may have been rotated or revoked\./],
+	[403, /Ask your Partner Logistics contact/, /^The API answered 403/],
+	[404, /Check the ID\.$/, /^The API only shows resources that belong to the organization/],
+	[409, /Options › Idempotency Key/, /^Either this Idempotency-Key was already used/],
+	[429, /Lower Options › Concurrency/, /^Sending fewer items per run helps too\./],
+	[500, /Try again later\.$/, /^A retry sends the same Idempotency-Key, so nothing is booked/],
+	[418, /answered 418/, /^The API answered 418/],
+])('%i: the message says what to do in a line, the description why', (status, advice, why) => {
+	const { message, description } = describeApiError(status, '', plain);
+	expect(message).toMatch(advice);
+	expect(message.length).toBeLessThanOrEqual(170);
+	expect(description).toMatch(why);
+	expect(description).toMatch(/\(no body\)$/);
 });
 
 test('evidence is capped, and secrets are redacted wherever they appear', () => {
@@ -79,12 +83,18 @@ test('a 2xx that is not JSON says what came back', () => {
 	);
 	const html = describeUnexpectedBody(200, '<html><title>Login</title></html>', 'a JSON record');
 	expect(html.message).toMatch(/a body that is not JSON/);
-	expect(html.description).toBe('The API answered 200 with: an HTML page titled "Login"');
+	expect(html.description).toBe(
+		'Nothing is output for this item; a web page or a proxy answers like this. The API answered 200 with: an HTML page titled "Login"',
+	);
 });
 
 test('faults say whether running again is safe', () => {
-	expect(describeFault('ECONNRESET', 3, { timeoutMs: 30_000, mutating: true }).message).toBe(
-		'The connection to the API broke before it answered after 3 retries. The API may have processed the request. Running the item again is safe: it resends the same Idempotency-Key, so nothing is booked or paid twice.',
+	const broke = describeFault('ECONNRESET', 3, { timeoutMs: 30_000, mutating: true });
+	expect(broke.message).toBe(
+		'The connection to the API broke before it answered after 3 retries. Running the item again is safe.',
+	);
+	expect(broke.description).toBe(
+		'The API may have processed the request: running it again resends the same Idempotency-Key, so nothing is booked or paid twice. Connection fault: ECONNRESET',
 	);
 	expect(describeFault('ECONNABORTED', 0, { timeoutMs: 2000, mutating: false }).message).toMatch(
 		/^No answer from the API within 2 s \(timeout\)\. Try again later/,

@@ -152,7 +152,8 @@ function recordsOf(
 	if (spec.requires && !records.every((record) => present(record[spec.requires!]))) {
 		throw run.api.unusable(
 			response,
-			`The API answered ${response.status} without a ${spec.requires}, so this is not a usable answer. Nothing is output for this item; check the credential's Base URL points at the Partner Logistics API.`,
+			`The API answered ${response.status} without a ${spec.requires}. Check that the credential's Base URL points at the Partner Logistics API.`,
+			'This is not a usable answer, so nothing is output for this item.',
 		);
 	}
 	return spec.output ? records.map((record) => spec.output!(record, request.body ?? {})) : records;

@@ -28,40 +28,64 @@ export function describeApiError(
 	const body = readBody(rawBody);
 	const { apiMessage, field } = readErrorFields(body);
 	const said = apiMessage ? `: ${redact(apiMessage, secrets).replace(/[.\s]+$/, '')}` : '';
-	const description = `The API answered ${status} with: ${evidence(rawBody, secrets)}`;
-	let message: string;
+	const [message, why] = errorWords(status, said, field, operation);
+	const evidenceText = `The API answered ${status} with: ${evidence(rawBody, secrets)}`;
+	return { message, description: why ? `${why} ${evidenceText}` : evidenceText };
+}
+
+/** An error status's message (what happened, what to do) and why, for the description. */
+function errorWords(
+	status: number,
+	said: string,
+	field: string | undefined,
+	{ capability, referent }: ErrorContext,
+): [message: string, why?: string] {
 	switch (true) {
 		case status === 400:
-			message = `The API refused the request as invalid (400)${said}${field ? ` [field: ${field}]` : ''}. Correct the value and run again.`;
-			break;
+			return [
+				`The API refused the request as invalid (400)${said}${field ? ` [field: ${field}]` : ''}. Correct the value and run again.`,
+			];
 		case status === 401:
-			message =
-				'The API key was refused (401). Open the Partner Logistics credential and paste the key again from the partner portal; it may have been rotated or revoked.';
-			break;
+			return [
+				'The API key was refused (401). Paste the key again from the partner portal into the Partner Logistics credential.',
+				'It may have been rotated or revoked.',
+			];
+		case status === 403 && capability !== undefined:
+			return [
+				`This API key lacks the capability ${capability} (403). Ask your Partner Logistics contact to grant ${capability} to the key, or use a credential whose key has it.`,
+			];
 		case status === 403:
-			message = operation.capability
-				? `This API key lacks the capability ${operation.capability} (403). Ask your Partner Logistics contact to grant ${operation.capability} to the key, or use a credential whose key has it.`
-				: `This API key is not allowed to do this (403)${said}. Ask your Partner Logistics contact which capability the key needs.`;
-			break;
+			return [
+				`This API key is not allowed to do this (403)${said}. Ask your Partner Logistics contact which capability the key needs.`,
+			];
 		case status === 404:
-			message = `Not found in your organization (404)${said}. Check the ID: the API only shows resources that belong to the organization of this API key.`;
-			break;
-		case status === 409 && operation.referent !== undefined:
-			message = `Conflict (409)${said}. This action's Idempotency-Key is derived from ${operation.referent || 'what it acts on'}, so it is done once whichever run asks: either an earlier request for it with other values holds the key (the API keeps the first; set Options › Idempotency Key to send the new values as a new request on purpose), or its state does not allow this (for example an expired quote).`;
-			break;
+			return [
+				`Not found in your organization (404)${said}. Check the ID.`,
+				'The API only shows resources that belong to the organization of this API key.',
+			];
+		case status === 409 && referent !== undefined:
+			return [
+				`Conflict (409)${said}. To send other values for ${referent || 'what this acts on'} as a new request, set Options › Idempotency Key.`,
+				`This action's Idempotency-Key is derived from ${referent || 'what it acts on'}, so it is done once whichever run asks: an earlier request for it with other values holds the key (the API keeps the first), or its state does not allow this (for example an expired quote).`,
+			];
 		case status === 409:
-			message = `Conflict (409)${said}. Either this Idempotency-Key was already used for a different request (if you set Options › Idempotency Key, make it unique per action), or the resource is not in a state that allows this (for example an expired quote, or a case that is already closed).`;
-			break;
+			return [
+				`Conflict (409)${said}. Give each action its own Options › Idempotency Key, or check the resource's state.`,
+				'Either this Idempotency-Key was already used for a different request, or the resource is not in a state that allows this (for example an expired quote, or a case that is already closed).',
+			];
 		case status === 429:
-			message = `The API kept rate limiting this key (429)${said}. Lower Options › Concurrency or set Options › Max Requests per Second, or send fewer items per run.`;
-			break;
+			return [
+				`The API kept rate limiting this key (429)${said}. Lower Options › Concurrency or set Options › Max Requests per Second.`,
+				'Sending fewer items per run helps too.',
+			];
 		case status >= 500:
-			message = `The Partner Logistics API failed (${status})${said}. Try again later; a retry sends the same Idempotency-Key, so nothing is booked or paid twice.`;
-			break;
+			return [
+				`The Partner Logistics API failed (${status})${said}. Try again later.`,
+				'A retry sends the same Idempotency-Key, so nothing is booked or paid twice.',
+			];
 		default:
-			message = `The API answered ${status}${said}.`;
+			return [`The API answered ${status}${said}.`];
 	}
-	return { message, description };
 }
 
 /**
@@ -93,8 +117,9 @@ export function describeKeyHeldForOtherBody(
 			? 'run the workflow again instead of retrying it (a new execution uses new keys) or set Options › Idempotency Key'
 			: `set Options › Idempotency Key (the default key is derived from ${referent || 'what the action acts on'}, the same in every execution)`;
 	return {
-		message: `Conflict (409): the execution this one retries already sent this item under the same Idempotency-Key with other values (the item or the node was changed since), and the API keeps the first request. To keep what was done then, retry with the original workflow. To send the new values as a new request, ${anew}.`,
-		description: `The API answered 409 with: ${evidence(rawBody, secrets)}`,
+		message:
+			'Conflict (409): the execution this one retries already sent this item under the same Idempotency-Key with other values. To keep what was done then, retry with the original workflow.',
+		description: `The item or the node was changed since, and the API keeps the first request. To send the new values as a new request, ${anew}. The API answered 409 with: ${evidence(rawBody, secrets)}`,
 	};
 }
 
@@ -102,8 +127,8 @@ export function describeKeyHeldForOtherBody(
 export function describeRedirect(status: number, location: string | undefined): ApiErrorText {
 	const target = location ? safeLocation(location) : '(no Location header)';
 	return {
-		message: `The API answered with a redirect (${status}) to ${target}, which was not followed so the API key is not sent elsewhere. Check the credential's Base URL (e.g. http vs https, or a missing /api/v1).`,
-		description: `Location: ${target}`,
+		message: `The API answered with a redirect (${status}) to ${target}, which was not followed so the API key is not sent elsewhere. Check the credential's Base URL.`,
+		description: `A Base URL with http instead of https, or without /api/v1, answers like this. Location: ${target}`,
 	};
 }
 
@@ -116,8 +141,8 @@ export function describeUnexpectedBody(
 ): ApiErrorText {
 	const what = rawBody.trim() === '' ? 'an empty body' : 'a body that is not JSON';
 	return {
-		message: `The API answered ${status} with ${what} where ${expected} was expected. Nothing is output for this item; check the credential's Base URL points at the API and not at a web page or proxy.`,
-		description: `The API answered ${status} with: ${evidence(rawBody, secrets)}`,
+		message: `The API answered ${status} with ${what} where ${expected} was expected. Check that the credential's Base URL points at the API.`,
+		description: `Nothing is output for this item; a web page or a proxy answers like this. The API answered ${status} with: ${evidence(rawBody, secrets)}`,
 	};
 }
 
@@ -132,12 +157,20 @@ export function describeFault(
 ): ApiErrorText {
 	const what = describeFaultCode(code, options.timeoutMs);
 	const tried = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
-	const advice = isUnreachable(code)
-		? "Check the credential's Base URL."
-		: options.mutating
-			? 'The API may have processed the request. Running the item again is safe: it resends the same Idempotency-Key, so nothing is booked or paid twice.'
-			: 'Try again later, or raise the Timeout under the node Settings › Request Options.';
-	return { message: `${what}${tried}. ${advice}`, description: `Connection fault: ${code}` };
+	const fault = `Connection fault: ${code}`;
+	if (isUnreachable(code)) {
+		return { message: `${what}${tried}. Check the credential's Base URL.`, description: fault };
+	}
+	if (!options.mutating) {
+		return {
+			message: `${what}${tried}. Try again later, or raise the Timeout under the node Settings › Request Options.`,
+			description: fault,
+		};
+	}
+	return {
+		message: `${what}${tried}. Running the item again is safe.`,
+		description: `The API may have processed the request: running it again resends the same Idempotency-Key, so nothing is booked or paid twice. ${fault}`,
+	};
 }
 
 /** What a connection fault was, in words. */
@@ -166,9 +199,8 @@ export function describeLongRetryAfter(
 	const after = new Date(now + seconds * 1000).toISOString().slice(11, 19);
 	const waiter = toolCall ? 'a tool call waits' : 'this node waits';
 	return {
-		message: `The API asked to wait ${seconds} s before trying again (Retry-After), longer than the ${maxWaitMs / 1000} s ${waiter}. Nothing more was sent for this ${toolCall ? 'call' : 'item'}; try again after ${after} UTC.`,
-		description:
-			'More retries would not help: the API refuses requests until its Retry-After has passed.',
+		message: `The API asked to wait ${seconds} s before trying again (Retry-After), longer than the ${maxWaitMs / 1000} s ${waiter}. Try again after ${after} UTC.`,
+		description: `Nothing more was sent for this ${toolCall ? 'call' : 'item'}. More retries would not help: the API refuses requests until its Retry-After has passed.`,
 	};
 }
 

@@ -58,8 +58,8 @@ export interface ApiSession {
 	send(request: ItemRequest): Promise<ApiResponse>;
 	/** The request's 2xx answer and its JSON body; `expected` names it for the message if it is none. */
 	read(request: ItemRequest, expected: string): Promise<{ response: ApiResponse; body: unknown }>;
-	/** The error for a 2xx answer that cannot be used (`message`: why), with the answer as evidence. */
-	unusable(response: ApiResponse, message: string): NodeApiError;
+	/** The error for a 2xx answer that cannot be used: `message`, then `why` and the answer itself. */
+	unusable(response: ApiResponse, message: string, why: string): NodeApiError;
 	/** The same session and pacer, its errors worded with `wording`. */
 	with(wording: Wording): ApiSession;
 }
@@ -130,10 +130,10 @@ function session(
 				const response = await sendRequest(run(), request);
 				return { response, body: expectJson(run(), response, expected) };
 			},
-			unusable: (response, message) =>
+			unusable: (response, message, why) =>
 				apiError(run(), response, {
 					message,
-					description: `The API answered ${response.status} with: ${evidence(response.body, settings.secrets)}`,
+					description: `${why} The API answered ${response.status} with: ${evidence(response.body, settings.secrets)}`,
 				}),
 			with: (more) => worded({ ...wording, ...more }),
 		};
