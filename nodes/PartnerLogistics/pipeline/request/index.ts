@@ -9,23 +9,9 @@ import type {
 } from 'n8n-workflow';
 
 import { runPacer } from '../rateLimit';
-import {
-	credentialTestSettings,
-	defaultRunSettings,
-	readPollSettings,
-	readRunSettings,
-	type RunSettings,
-} from './settings';
+import { editorSettings, readPollSettings, readRunSettings, type RunSettings } from './settings';
 import { evidence } from './errors';
-import {
-	apiError,
-	expectJson,
-	sendRequest,
-	sleeper,
-	type Failure,
-	type ItemRequest,
-	type Sending,
-} from './send';
+import { apiError, expectJson, sendRequest, sleeper, type ItemRequest, type Sending } from './send';
 import {
 	authenticatedSender,
 	CREDENTIAL_TYPE,
@@ -42,10 +28,7 @@ export { optionsDescription, requestOptionsDescription } from './options';
 export { CREDENTIAL_TEST_TIMEOUT_MS, type RunSettings } from './settings';
 
 /** What a session's errors say besides the status: the words before them, a 403's capability. */
-export interface Wording {
-	prefix?: string;
-	capability?: string;
-}
+export type Wording = Pick<Sending, 'prefix' | 'capability'>;
 
 /**
  * The one way to the API. Every request of a node run, a tool call, a poll, the hub picker and
@@ -54,9 +37,7 @@ export interface Wording {
  */
 export interface ApiSession {
 	readonly settings: RunSettings;
-	/** The request's 2xx answer; any other outcome throws the NodeApiError that explains it. */
-	send(request: ItemRequest): Promise<ApiResponse>;
-	/** The request's 2xx answer and its JSON body; `expected` names it for the message if it is none. */
+	/** The request's 2xx answer and its JSON body (`expected` names it); else the error that explains. */
 	read(request: ItemRequest, expected: string): Promise<{ response: ApiResponse; body: unknown }>;
 	/** The error for a 2xx answer that cannot be used: `message`, then `why` and the answer itself. */
 	unusable(response: ApiResponse, message: string, why: string): NodeApiError;
@@ -67,11 +48,11 @@ export interface ApiSession {
 /** A node run's session, or a tool call's: the Options of item 0, cancelled with the execution. */
 export async function runSession(
 	context: IExecuteFunctions,
-	wording: Wording & { mutating: boolean },
+	options: Wording & { mutating: boolean },
 ): Promise<ApiSession> {
 	const settings = await readRunSettings(context);
 	const sender = authenticatedSender(context, settings.transport);
-	return session(context.getNode(), settings, sender, context.getExecutionCancelSignal(), wording);
+	return session(context.getNode(), settings, sender, context.getExecutionCancelSignal(), options);
 }
 
 /** A poll's session: the polling trigger's Options; its GETs change nothing. */
@@ -81,29 +62,28 @@ export async function pollSession(context: IPollFunctions): Promise<ApiSession> 
 	return session(context.getNode(), settings, sender, undefined, { mutating: false });
 }
 
-/** The editor's session (the hub picker): the Options' defaults, one request at a time. */
+/** The hub picker's session: the Options' defaults, one request at a time. */
 export async function pickerSession(
-	context: ILoadOptionsFunctions,
+	ctx: ILoadOptionsFunctions,
 	prefix: string,
 ): Promise<ApiSession> {
-	const settings = defaultRunSettings(await context.getCredentials(CREDENTIAL_TYPE));
-	const sender = authenticatedSender(context, settings.transport);
-	return session(context.getNode(), settings, sender, undefined, { mutating: false, prefix });
+	const settings = editorSettings(await ctx.getCredentials(CREDENTIAL_TYPE), 'picker');
+	const sender = authenticatedSender(ctx, settings.transport);
+	return session(ctx.getNode(), settings, sender, undefined, { mutating: false, prefix });
 }
 
-/**
- * The credential's Test button: no retries (someone is looking at the dialog), its failures in
- * the dialog's own words (`explain`), the pipeline's where it has none.
- */
+/** The credential's Test button: no retries, failures in the dialog's own words (`explain`). */
 export function credentialTestSession(
 	context: ICredentialTestFunctions,
-	credential: ICredentialsDecrypted,
-	explain: (failure: Failure) => string | undefined,
+	{ data = {} }: ICredentialsDecrypted,
+	explain: Sending['explain'],
 ): ApiSession {
-	const settings = credentialTestSettings(credential.data ?? {});
-	const sender = credentialTestSender(context, credential.data ?? {});
 	const node = { name: 'Partner Logistics credential test' } as INode;
-	return session(node, settings, sender, undefined, { mutating: false, explain });
+	const sender = credentialTestSender(context, data);
+	return session(node, editorSettings(data, 'credentialTest'), sender, undefined, {
+		mutating: false,
+		explain,
+	});
 }
 
 function session(
@@ -111,7 +91,7 @@ function session(
 	settings: RunSettings,
 	send: Sender,
 	signal: AbortSignal | undefined,
-	options: Omit<Sending, 'node' | 'settings' | 'send' | 'pacer' | 'signal' | 'wait'>,
+	options: Pick<Sending, 'mutating' | 'prefix' | 'capability' | 'explain'>,
 ): ApiSession {
 	let sending: Sending | undefined;
 	// The key's pacer is joined on the first request: a session that sends nothing leaves nothing.
@@ -125,7 +105,6 @@ function session(
 		const run = (): Sending => ({ ...joined(), ...wording });
 		return {
 			settings,
-			send: async (request) => await sendRequest(run(), request),
 			read: async (request, expected) => {
 				const response = await sendRequest(run(), request);
 				return { response, body: expectJson(run(), response, expected) };

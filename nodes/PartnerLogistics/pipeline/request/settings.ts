@@ -144,31 +144,25 @@ async function runSettingsFrom({
 	};
 }
 
-/**
- * The settings of a request made outside a node run (the hub picker in the editor): the Options'
- * defaults, one request at a time, no Request Options.
- */
-export function defaultRunSettings(credentials: ICredentialDataDecryptedObject): RunSettings {
-	return {
-		budget: {
-			maxRetries: declared('maxRetries').fallback,
-			faultRetries: declared('faultRetries').fallback,
-		},
-		pacer: { concurrency: 1, maxPerSecond: declared('maxRequestsPerSecond').fallback },
-		transport: transportOf(credentials, { timeoutMs: DEFAULT_TIMEOUT_MS }),
-		secrets: secretsOf(credentials),
-	};
-}
-
 /** How long the credential's Test button waits for the API: a user is looking at the dialog. */
 export const CREDENTIAL_TEST_TIMEOUT_MS = 15_000;
 
-/** The credential test's settings: one request, no retries, a shorter timeout. */
-export function credentialTestSettings(credentials: ICredentialDataDecryptedObject): RunSettings {
+/**
+ * The settings of a request made outside a node run, one at a time: the hub picker in the editor
+ * (the Options' defaults), or the credential's Test button (no retries, a shorter timeout).
+ */
+export function editorSettings(
+	credentials: ICredentialDataDecryptedObject,
+	use: 'picker' | 'credentialTest',
+): RunSettings {
+	const test = use === 'credentialTest';
+	const fallback = (name: NumberOption) => (test ? 0 : declared(name).fallback);
 	return {
-		budget: { maxRetries: 0, faultRetries: 0 },
-		pacer: { concurrency: 1, maxPerSecond: 0 },
-		transport: transportOf(credentials, { timeoutMs: CREDENTIAL_TEST_TIMEOUT_MS }),
+		budget: { maxRetries: fallback('maxRetries'), faultRetries: fallback('faultRetries') },
+		pacer: { concurrency: 1, maxPerSecond: fallback('maxRequestsPerSecond') },
+		transport: transportOf(credentials, {
+			timeoutMs: test ? CREDENTIAL_TEST_TIMEOUT_MS : DEFAULT_TIMEOUT_MS,
+		}),
 		secrets: secretsOf(credentials),
 	};
 }

@@ -1,4 +1,4 @@
-import { trackingGetTrucks } from '../../resources/tracking/getTrucks';
+import { trackingGetTrucks } from '../../resources/tracking/getAssignedTrucks';
 import type { WatchSpec } from '../watch';
 
 export const truckWatch: WatchSpec = {

@@ -1,7 +1,7 @@
 import type { ResourceSpec } from '../../pipeline/operation';
 import { trackingGetTrip } from './getTrip';
 import { trackingGetTruck } from './getTruck';
-import { trackingGetTrucks } from './getTrucks';
+import { trackingGetTrucks } from './getAssignedTrucks';
 
 export const trackingResource: ResourceSpec = {
 	displayName: 'Tracking',
