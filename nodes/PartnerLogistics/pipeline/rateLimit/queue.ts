@@ -1,4 +1,4 @@
-import type { Answer, Clock, KeyLimit, Start } from './limitPolicy';
+import type { Answer, Clock, KeyLimit, Start } from './keyLimit';
 
 export interface PacerSettings {
 	/** Requests in flight at once (the pipeline runs this many items side by side). */
