@@ -2,7 +2,7 @@ import {
 	KeyLimit,
 	type Clock,
 	type Start,
-} from '../../nodes/PartnerLogistics/pipeline/rateLimit/limitPolicy';
+} from '../../nodes/PartnerLogistics/pipeline/rateLimit/keyLimit';
 import { rateHeadersOf } from '../../nodes/PartnerLogistics/pipeline/rateLimit/rateHeaders';
 import {
 	ApiKeyPacer,

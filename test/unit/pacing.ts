@@ -1,4 +1,4 @@
-import { KeyLimit, type Start } from '../../nodes/PartnerLogistics/pipeline/rateLimit/limitPolicy';
+import { KeyLimit, type Start } from '../../nodes/PartnerLogistics/pipeline/rateLimit/keyLimit';
 import {
 	ApiKeyPacer,
 	RunPacer,

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { sleep } from 'n8n-workflow';
 
 import { processMap } from '../../shared/processMemory';
-import { KeyLimit, type Clock } from './limitPolicy';
+import { KeyLimit, type Clock } from './keyLimit';
 import { ApiKeyPacer, RunPacer, type PacerSettings } from './queue';
 
-export type { Answer, Start } from './limitPolicy';
+export type { Answer, Start } from './keyLimit';
 export type { PacerSettings, RunPacer } from './queue';
 export { rateHeadersOf } from './rateHeaders';
 

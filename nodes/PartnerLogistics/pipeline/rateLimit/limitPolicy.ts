@@ -1,315 +1,242 @@
-import type { RateHeaders } from './rateHeaders';
-import { StartLog, WINDOW_MS } from './startLog';
+import type { StartLog } from './startLog';
+import { WINDOW_MS } from './startLog';
 
-/**
- * Before the API has refused anything, the starts it still counts stay at most this many above the
- * most it was seen to take in one window: the first 429 finds no more than these already sent,
- * however far away the API is, and what it takes grows this much each round trip.
- */
+// What one API key's answers teach about its limit: named states, and pure transitions (a state
+// and an answer in, the next state out), and when the next start may go. KeyLimit holds the
+// state and the bookkeeping these rules read (the start log, the API's quota, a pause).
+//
+//   unknown   ─ 429 (or "Remaining: 0") ─────────▶ atBest, or belowBest when it took more before
+//   atBest    ─ probe accepted ──────────────────▶ climbed (limit + 1, on trial)
+//   climbed   ─ probe accepted ──────────────────▶ climbed (limit + 1)
+//             ─ took the new limit in one window ▶ atBest
+//             ─ 429 for a start since the climb ─▶ atBest (back to `from`, next climb later)
+//   atBest, belowBest ─ 429 since the last change ▶ belowBest (lower; atBest once at 1)
+//   belowBest ─ probe accepted ──────────────────▶ atBest (back to `best`)
+//   a refused probe stays put, and the next one waits longer.
+
+/** Unknown limit: at most this many starts beyond what the API took: ≤ 5 refused meeting it. */
 const FIRST_STEP = 5;
-/** A 429 while paced lowers the limit to this share, unless the API said its limit. */
+/** A 429 while paced keeps this share of the limit: gentler than halving, returns restore it. */
 const DECREASE = 0.7;
-/** Below the best limit known, one request more than the limit is tried this long after it fell. */
+/** Below the best, a return is tried this long after the drop: once the window turned over. */
 const RETURN_AFTER_MS = 1000;
-/** ...then 1.5× later each time it is refused, at most this: a limit that comes back is found soon. */
+/** Each refused return waits this many times longer than the one before... */
+const RETURN_BACKOFF = 1.5;
+/** ...at most this long: a limit that comes back is found within two windows. */
 const MAX_RETURN_AFTER_MS = 2000;
-/**
- * At the best limit known (and none stated), one more is tried this long after it last changed;
- * accepted, the limit rises by one and the next is tried as soon as the window is full again.
- */
+/** At the best, one more is tried two windows after it was reached: a climb is rarely refused. */
 const CLIMB_AFTER_MS = 2000;
-/** ...refused, twice as late each time: where the limit really is, tries are rare. */
+/** Each refused climb (and each climb undone) waits this many times longer than the last... */
+const CLIMB_BACKOFF = 2;
+/** ...at most this long: at the true limit, a try every 16 windows (1 refused in 800 at 50/s). */
 const MAX_CLIMB_AFTER_MS = 16_000;
-/** Within a window, starts may come at twice the limit's average pace: half-size bursts. */
+/** Within a window, starts may come at this many times the limit's average pace: half bursts. */
 const SPREAD = 2;
-/** The longest an exhausted quota (X-RateLimit-Remaining: 0) holds the starts, as Retry-After. */
-const MAX_QUOTA_WAIT_MS = 60_000;
 
-export interface Clock {
-	now(): number;
-	/** Resolves after `ms`. */
-	wait(ms: number): Promise<void>;
+/** What every state with a limit keeps. */
+export interface Known {
+	/** Starts per window the API accepts, as far as its answers tell. */
+	limit: number;
+	/**
+	 * When the limit last changed or a probe was refused: the next probe waits from it, and a 429
+	 * for a start sent before it teaches nothing new.
+	 */
+	changedAt: number;
+	/** How long after `changedAt` one more than the best is tried (0: once the window is full). */
+	climbAfter: number;
+	/** How long after a climb undone the next is tried: longer after each, reset once one stands. */
+	climbWait: number;
 }
 
-/** One request's start: when, whether it tries one more than the limit (a probe), its number. */
-export interface Start {
+/** No 429 yet: the starts still counted stay FIRST_STEP above what the API was seen to take. */
+export interface Unknown {
+	name: 'unknown';
+}
+
+/** At the best limit the API took: one more is tried `climbAfter` later, unless it stated this. */
+export interface AtBest extends Known {
+	name: 'atBest';
+}
+
+/**
+ * Raised above `from` by accepted probes, on trial: a probe may only have found the room a
+ * window's edge leaves. A 429 for a start since undoes it; once the API took the new limit
+ * within one window (looked at once a window, `checkedAt`), it stands.
+ */
+export interface Climbed extends Known {
+	name: 'climbed';
+	from: number;
+	checkedAt: number;
+}
+
+/** Lowered below the `best` the API took (it dropped, or others use the key): returns are tried. */
+export interface BelowBest extends Known {
+	name: 'belowBest';
+	best: number;
+	/** How long after `changedAt` a return to `best` is tried: longer after each refused. */
+	returnAfter: number;
+}
+
+export type KnownState = AtBest | Climbed | BelowBest;
+export type LimitState = Unknown | KnownState;
+
+export const UNKNOWN: Unknown = { name: 'unknown' };
+
+/** What an answer tells, with what the key's bookkeeping knows when it comes. */
+export interface Heard {
+	now: number;
+	/** When the answered request left, and whether it tried one more than the limit. */
 	at: number;
 	probe: boolean;
-	seq: number;
+	/** The limit the API stated on this answer (X-RateLimit-Limit), if it did. */
+	told: number | undefined;
+	/** Requests the API accepted in the last window, this one included when accepted. */
+	accepted: number;
+	/** The most starts the API was seen to take within one window (read only when needed). */
+	tookInOneWindow: () => number;
 }
 
-/** What came of the request a start was given to: what the pacer learns the key's limit from. */
-export type Answer =
-	/** Answered without a 429. */
-	| { kind: 'accepted'; headers?: RateHeaders }
-	/** Refused with 429, asked to wait `waitMs` (Retry-After). */
-	| { kind: 'throttled'; headers?: RateHeaders; waitMs?: number }
-	/** Ended without an answer about the limit. */
-	| { kind: 'failed' };
+/** What the key's bookkeeping tells when a start is asked for. */
+export interface Asked {
+	now: number;
+	/** No start before this: the API asked to wait before any limit was known. */
+	pausedUntil: number;
+	/** When the quota the API said remains (X-RateLimit-Remaining) is spent: its reset. */
+	quotaSpentUntil: number | undefined;
+	lastStartAt: number;
+	/** A probe is in flight (one at a time). */
+	probing: boolean;
+	/** The limit the API last stated, whoever else shares the key: no climb past it. */
+	stated: number | undefined;
+	starts: Pick<StartLog, 'proven' | 'countedSince' | 'leaving'>;
+}
 
-/** When the next start may go: `at` (Infinity: when a request in flight ends), and whether it probes. */
+/** When the next start may go (Infinity: once a request in flight ends), and whether it probes. */
 export interface Slot {
 	at: number;
 	probe: boolean;
 }
 
+/** When the next start may go, and whether it tries one more than the limit (a probe). */
+export function nextSlot(state: LimitState, asked: Asked): Slot {
+	const { now, pausedUntil, quotaSpentUntil, starts } = asked;
+	if (state.name === 'unknown') {
+		// No wait while fewer starts may still count than FIRST_STEP above what the API was seen
+		// to take; else until the first of them leaves its window. No more than the quota said.
+		const { counted, firstLeavesAt } = starts.countedSince(now);
+		const room = counted < starts.proven + FIRST_STEP ? -Infinity : firstLeavesAt;
+		return { at: Math.max(pausedUntil, room, quotaSpentUntil ?? -Infinity), probe: false };
+	}
+	// Once fewer than `limit` starts are still counted by the API, or now for a probe.
+	const { limit } = state;
+	const spaced = Math.max(pausedUntil, asked.lastStartAt + WINDOW_MS / (limit * SPREAD));
+	const leaving = starts.leaving(now);
+	if (leaving.length < limit) return { at: spaced, probe: false };
+	// One more is tried only while the API says there is room, and one at a time.
+	const mayProbe = !asked.probing && quotaSpentUntil === undefined;
+	if (mayProbe && probeDue(state, now, asked.stated)) return { at: spaced, probe: true };
+	leaving.sort((a, b) => a - b);
+	return { at: Math.max(spaced, leaving[leaving.length - limit]), probe: false };
+}
+
+/** Whether the wait before one start more than the limit is over. */
+export function probeDue(state: KnownState, now: number, stated: number | undefined): boolean {
+	if (state.name === 'belowBest') return now - state.changedAt >= state.returnAfter;
+	if (stated !== undefined && state.limit >= stated) return false; // the API said so
+	return now - state.changedAt >= state.climbAfter;
+}
+
 /**
- * What one API key's answers taught about its limit, for every sender in this n8n process, and
- * when the next start may go. The starts of every run on the key count in one window, and the
- * requests in flight count for all.
- *
- * - Before the API has refused anything, the starts it still counts stay at most FIRST_STEP above
- *   the most it was seen to take in one window, which rises as answers come in: the first 429 of
- *   an unknown limit finds at most FIRST_STEP others already sent, at any distance, and a fast
- *   API is soon sent to at Concurrency. A later run starts at what the API took (light use, a
- *   poll, teaches little; a full run at Concurrency, Concurrency).
- * - A 429 teaches the limit: what the API accepted in the last window, or the limit it states
- *   (X-RateLimit-Limit) when that is not more than it accepted. From then on the starts the API
- *   still counts never exceed it (a start counts a window after it left, longer when its answer
- *   was slow to come back). A later run starts at it.
- * - The limit is a belief, not a ceiling. A 429 while paced lowers it. Below the best limit the
- *   API took, one request more than the limit is tried every second or two; accepted, the limit
- *   is back at the best. At the best, unless the API states that is its limit, one more is tried
- *   now and then (rarely once refused), and each one accepted raises the limit by one and tries
- *   the next as soon as the window is full again: a limit learned while others used the key
- *   climbs back, one request per round trip, once they stop. A probe may only have found the
- *   room a window's edge leaves (answers tell where the API's window is only roughly), so a
- *   climb refused before the API took the new limit in one window is undone, and the next is
- *   tried twice as late.
- * - A 429 before any request was accepted (others used the key's quota) teaches nothing: every
- *   start waits as the API asked.
- * - When the API says what remains of its quota (X-RateLimit-Remaining), that counts senders this
- *   process cannot see (other queue-mode workers): before a limit is known no more than that
- *   starts before its reset, an answer saying nothing remains teaches the limit without a 429,
- *   and no request beyond the limit is tried while the API says its window is full.
- *
- * Single-threaded JavaScript makes each check-and-reserve atomic: no await sits between them.
+ * What an answer without a 429 teaches; `full`: it said nothing remains of the window
+ * (X-RateLimit-Remaining: 0).
  */
-export class KeyLimit {
-	/** Starts per window the API accepts; undefined until it answers 429. */
-	private limit: number | undefined;
-	/** The highest limit the API was seen to take: returns aim back at it after a drop. */
-	private best = 0;
-	/** The limit the API last stated (X-RateLimit-Limit), whoever else shares the key. */
-	private stated: number | undefined;
-	/** When the limit last changed: a 429 for a request started before then teaches nothing new. */
-	private changedAt = -Infinity;
-	private returnAfter = RETURN_AFTER_MS;
-	private climbAfter = CLIMB_AFTER_MS;
-	/** The limit before the climb under way (each accepted probe at the best raises it by one). */
-	private climbedFrom: number | undefined;
-	/** How long after a wrong climb the next one is tried: twice as long after each. */
-	private climbWait = CLIMB_AFTER_MS;
-	private climbCheckedAt = -Infinity;
-	/** A probe is under way (one at a time). */
-	private probing = false;
-	/** No start before this: the API asked to wait and nothing tells the rate yet. */
-	private pausedUntil = -Infinity;
-	/** What the API said remains of its quota, as of the answer to the start numbered `after`. */
-	private quota: { remaining: number; after: number; until: number } | undefined;
-	/** The key's recent starts, every run's, and what their answers showed. */
-	private readonly log = new StartLog();
-	private inFlight = 0;
-	private lastStartAt = -Infinity;
-	private readonly acceptedAt: number[] = [];
-	constructor(private readonly clock: Clock) {}
+export function afterAccepted(state: LimitState, heard: Heard, full: boolean): LimitState {
+	// The API says its window is full: the limit, learned without a 429.
+	if (state.name === 'unknown') return full ? learned(heard) : state;
+	const checked = state.name === 'climbed' ? checkClimb(state, heard) : state;
+	if (!heard.probe) return checked;
+	const { now } = heard;
+	// A request beyond the limit went through: back to the best one the API took.
+	if (checked.name === 'belowBest') {
+		return { name: 'atBest', ...knownOf(checked), limit: checked.best, changedAt: now };
+	}
+	// One more than the best went through: the API takes more now (another sender stopped), or the
+	// probe only found a place the window had left (answers tell its edges roughly): on trial.
+	const { from, checkedAt } =
+		checked.name === 'climbed' ? checked : { from: checked.limit, checkedAt: -Infinity };
+	return {
+		name: 'climbed',
+		from,
+		checkedAt,
+		limit: checked.limit + 1,
+		changedAt: now,
+		climbAfter: 0,
+		climbWait: checked.climbWait,
+	};
+}
 
-	/** When the next start may go, as far as the key is concerned. */
-	slot(now: number): Slot {
-		const at = this.pausedUntil;
-		if (this.quota && now >= this.quota.until) this.quota = undefined;
-		if (this.limit === undefined) {
-			// Before a limit is known, no more than the API says remains (others may use the key).
-			const spent = this.quota && this.log.seq - this.quota.after >= this.quota.remaining;
-			const room = this.firstContactSlot(now);
-			return { at: Math.max(at, room, spent ? this.quota!.until : at), probe: false };
+/**
+ * What a 429 teaches: the next state, or 'pause' when it says nothing of the rate (none went
+ * through lately: others used the key's quota) and every start waits as the API asked.
+ */
+export function afterThrottled(state: LimitState, heard: Heard): LimitState | 'pause' {
+	const { now, told, accepted } = heard;
+	if (state.name === 'unknown') {
+		return accepted === 0 && told === undefined ? 'pause' : learned(heard);
+	}
+	if (heard.probe) {
+		// Not more yet: try again later, later each time.
+		if (state.name === 'belowBest') {
+			const returnAfter = Math.min(MAX_RETURN_AFTER_MS, state.returnAfter * RETURN_BACKOFF);
+			return { ...state, changedAt: now, returnAfter };
 		}
-		const window = this.windowSlot(now);
-		return { at: Math.max(at, window.at), probe: window.probe };
+		const longer = CLIMB_BACKOFF * state.climbAfter || CLIMB_AFTER_MS;
+		return { ...state, changedAt: now, climbAfter: Math.min(MAX_CLIMB_AFTER_MS, longer) };
 	}
+	if (heard.at < state.changedAt) return state; // sent before the limit last changed
+	if (state.name === 'climbed') {
+		// Refused right after climbing: the climb was wrong, not the limit it climbed from.
+		const climbWait = Math.min(MAX_CLIMB_AFTER_MS, CLIMB_BACKOFF * state.climbWait);
+		return { name: 'atBest', limit: state.from, changedAt: now, climbAfter: climbWait, climbWait };
+	}
+	// The limit dropped, or others use the key: lower it (to what the API says, when it can be).
+	const said = told !== undefined && told <= accepted + 1 ? told : undefined;
+	const limit = Math.max(1, Math.min(state.limit - 1, said ?? Math.floor(state.limit * DECREASE)));
+	const climbAfter = Math.max(state.climbAfter, CLIMB_AFTER_MS);
+	const lowered = { limit, changedAt: now, climbAfter, climbWait: state.climbWait };
+	if (state.name === 'belowBest') return atOrBelow(lowered, state.best, state.returnAfter);
+	return atOrBelow(lowered, state.limit);
+}
 
-	/** Records a start at `at` the slot allowed. */
-	started(at: number, probe: boolean): Start {
-		this.inFlight++;
-		if (probe) this.probing = true;
-		const seq = this.log.add(at);
-		this.lastStartAt = at;
-		return { at, probe, seq };
-	}
+/**
+ * The first limit: what the API accepted in the last window, or the limit it states when that
+ * is not more than it accepted (a per-hour limit is not a per-second one). What it took in one
+ * window before (more, if the limit just dropped) is where a return aims.
+ */
+function learned({ now, told, accepted, tookInOneWindow }: Heard): KnownState {
+	const limit = told !== undefined && told <= accepted + 1 ? told : Math.max(1, accepted);
+	const first = { limit, changedAt: now, climbAfter: CLIMB_AFTER_MS, climbWait: CLIMB_AFTER_MS };
+	return atOrBelow(first, Math.max(limit, tookInOneWindow()));
+}
 
-	/** Learns from the answer to the request started at `start`. */
-	answered(start: Start, answer: Answer): void {
-		if (answer.kind === 'accepted') this.accepted(start, answer.headers);
-		else if (answer.kind === 'throttled') this.throttled(start, answer);
-		else this.failed(start);
-	}
+/**
+ * Once the API took the limit climbed to within one window, the climb stands: a 429 after that
+ * is a drop, not a wrong climb. Looked at once a window, from a window after the climb.
+ */
+function checkClimb(state: Climbed, heard: Heard): KnownState {
+	const { now } = heard;
+	if (now - Math.max(state.changedAt, state.checkedAt) < WINDOW_MS) return state;
+	if (heard.tookInOneWindow() < state.limit) return { ...state, checkedAt: now };
+	return { name: 'atBest', ...knownOf(state), climbWait: CLIMB_AFTER_MS };
+}
 
-	private accepted(start: Start, headers: RateHeaders = {}): void {
-		const now = this.clock.now();
-		this.settle(now, start);
-		this.acceptedAt.push(now);
-		while (this.acceptedAt.length && this.acceptedAt[0] <= now - WINDOW_MS) this.acceptedAt.shift();
-		this.heard(now, start, headers);
-		if (this.limit === undefined) {
-			this.log.took(start.seq, start.at);
-			if (headers.remaining === 0) {
-				// The API says its window is full: the limit, learned without a 429.
-				this.learn(now, headers.limit);
-				return;
-			}
-		}
-		if (this.climbedFrom !== undefined) this.confirmClimb(now);
-		if (!start.probe || this.limit === undefined) return;
-		this.probing = false;
-		if (this.limit < this.best) {
-			// A request beyond the limit went through: back to the best one the API took.
-			this.limit = this.best;
-			this.returnAfter = RETURN_AFTER_MS;
-		} else {
-			// One more than the best went through: the API takes more now (another sender stopped),
-			// or the probe only found a place the window had left (answers tell its edges roughly).
-			this.climbedFrom ??= this.limit;
-			this.limit++;
-			this.best = this.limit;
-			this.climbAfter = 0;
-		}
-		this.changedAt = now;
-	}
+/** At `known.limit` of the `best` the API took: at its best, or below it, with returns to try. */
+function atOrBelow(known: Known, best: number, returnAfter = RETURN_AFTER_MS): AtBest | BelowBest {
+	return known.limit < best
+		? { name: 'belowBest', ...known, best, returnAfter }
+		: { name: 'atBest', ...known };
+}
 
-	private throttled(
-		start: Start,
-		{ waitMs, headers = {} }: { waitMs?: number; headers?: RateHeaders } = {},
-	): void {
-		const now = this.clock.now();
-		this.settle(now, start, true);
-		this.heard(now, start, headers);
-		const told = headers.limit;
-		const accepted = this.acceptedAt.filter((at) => at > now - WINDOW_MS).length;
-		if (this.limit === undefined && accepted === 0 && told === undefined) {
-			// None went through lately: others used the key's quota, and this says nothing of the
-			// rate. Everyone waits as the API asked, then goes on as before.
-			this.pausedUntil = Math.max(this.pausedUntil, now + (waitMs ?? WINDOW_MS));
-			return;
-		}
-		if (start.probe) {
-			// Not more yet: try again later, later each time.
-			this.probing = false;
-			if (this.limit !== undefined && this.limit < this.best) {
-				this.returnAfter = Math.min(MAX_RETURN_AFTER_MS, this.returnAfter * 1.5);
-			} else {
-				this.climbAfter = Math.min(MAX_CLIMB_AFTER_MS, 2 * this.climbAfter || CLIMB_AFTER_MS);
-			}
-			this.changedAt = now;
-			return;
-		}
-		const said = told !== undefined && told <= accepted + 1 ? told : undefined;
-		if (this.limit === undefined) {
-			this.learn(now, told);
-			return;
-		} else if (start.at >= this.changedAt && this.climbedFrom !== undefined) {
-			// Refused right after climbing: the climb was wrong, not the limit it climbed from.
-			this.limit = this.best = this.climbedFrom;
-			this.climbedFrom = undefined;
-			this.climbWait = Math.min(MAX_CLIMB_AFTER_MS, 2 * this.climbWait);
-			this.climbAfter = this.climbWait;
-		} else if (start.at >= this.changedAt) {
-			// The limit dropped, or others use the key: lower it.
-			this.limit = Math.max(1, Math.min(this.limit - 1, said ?? Math.floor(this.limit * DECREASE)));
-			this.climbAfter = Math.max(this.climbAfter, CLIMB_AFTER_MS);
-		} else {
-			return; // sent before the limit last changed: it teaches nothing new
-		}
-		this.changedAt = now;
-	}
-
-	/**
-	 * The first limit: what the API accepted in the last window, or the limit it states when that
-	 * is not more than it accepted (a per-hour limit is not a per-second one).
-	 */
-	private learn(now: number, told: number | undefined): void {
-		const accepted = this.acceptedAt.filter((at) => at > now - WINDOW_MS).length;
-		this.limit = told !== undefined && told <= accepted + 1 ? told : Math.max(1, accepted);
-		// What it took in one window before (more, if the limit just dropped) is where a return aims.
-		this.best = Math.max(this.limit, this.log.tookInOneWindow());
-		this.changedAt = now;
-	}
-
-	/**
-	 * Once the API took the limit climbed to within one window, the climb stands: a 429 after that
-	 * is a drop, not a wrong climb. Looked at once a window, from a window after the climb.
-	 */
-	private confirmClimb(now: number): void {
-		if (now - Math.max(this.changedAt, this.climbCheckedAt) < WINDOW_MS) return;
-		this.climbCheckedAt = now;
-		if (this.log.tookInOneWindow() < this.limit!) return;
-		this.climbedFrom = undefined;
-		this.climbWait = CLIMB_AFTER_MS;
-	}
-
-	private failed(start: Start): void {
-		this.settle(this.clock.now(), start);
-		if (start.probe) this.probing = false;
-	}
-
-	/** Requests per second the key is paced at (Infinity before a limit is known); for tests and logs. */
-	get rate(): number {
-		return this.limit === undefined ? Infinity : this.limit;
-	}
-
-	/** Nothing started is still waiting for its answer. */
-	get idle(): boolean {
-		return this.inFlight === 0;
-	}
-
-	private settle(now: number, start: Start, refused = false): void {
-		this.inFlight = Math.max(0, this.inFlight - 1);
-		this.log.settle(start.seq, start.at, now, refused);
-	}
-
-	/** The API's own word on its limit and what remains of it. */
-	private heard(now: number, start: Start, headers: RateHeaders): void {
-		if (headers.limit !== undefined) this.stated = headers.limit;
-		if (headers.remaining !== undefined) {
-			this.quota = {
-				remaining: headers.remaining,
-				after: start.seq,
-				until: now + Math.min(headers.resetMs ?? WINDOW_MS, MAX_QUOTA_WAIT_MS),
-			};
-		}
-	}
-
-	/**
-	 * When the learned limit allows the next start: once fewer than `limit` of the key's starts are
-	 * still counted by the API, or now for a probe (one request more than the limit).
-	 */
-	private windowSlot(now: number): Slot {
-		const limit = this.limit!;
-		const spaced = this.lastStartAt + WINDOW_MS / (limit * SPREAD);
-		const leaving = this.log.leaving(now);
-		if (leaving.length < limit) return { at: spaced, probe: false };
-		if (this.probeDue(now)) return { at: spaced, probe: true };
-		leaving.sort((a, b) => a - b);
-		const replaced = leaving[leaving.length - limit];
-		return { at: Math.max(spaced, replaced), probe: false };
-	}
-
-	/**
-	 * Before a limit is known: no wait (-Infinity) while fewer starts may still count in the API's
-	 * window than FIRST_STEP more than it was seen to take; else until the first of them leaves it
-	 * (or sooner, when an answer shows it takes more).
-	 */
-	private firstContactSlot(now: number): number {
-		const { counted, firstLeavesAt } = this.log.countedSince(now);
-		return counted < this.log.proven + FIRST_STEP ? -Infinity : firstLeavesAt;
-	}
-
-	private probeDue(now: number): boolean {
-		if (this.probing) return false;
-		const limit = this.limit!;
-		// When the API says what remains, one more is tried only while it says there is room.
-		if (this.quota && this.log.seq - this.quota.after >= this.quota.remaining) return false;
-		if (limit < this.best) return now - this.changedAt >= this.returnAfter;
-		if (this.stated !== undefined && limit >= this.stated) return false; // the API said so
-		return now - this.changedAt >= this.climbAfter;
-	}
+function knownOf({ limit, changedAt, climbAfter, climbWait }: Known): Known {
+	return { limit, changedAt, climbAfter, climbWait };
 }

@@ -1,4 +1,4 @@
-import type { Answer, Clock, KeyLimit, Start } from './limitPolicy';
+import type { Answer, Clock, KeyLimit, Start } from './keyLimit';
 
 export interface PacerSettings {
 	/** Requests in flight at once (the pipeline runs this many items side by side). */
@@ -48,11 +48,14 @@ export class ApiKeyPacer {
 		}
 	}
 
-	/** Learns from the answer to the request started at `start`, and gives out what it frees. */
-	answered(start: Start, answer: Answer): void {
+	/**
+	 * Learns from the answer to the request started at `start`, and gives out what it frees. Bound:
+	 * it is every run's own `answered`.
+	 */
+	readonly answered = (start: Start, answer: Answer): void => {
 		this.limit.answered(start, answer);
 		this.pump();
-	}
+	};
 
 	/** No run waits and nothing is in flight: the owner may forget the key. */
 	get idle(): boolean {
@@ -117,6 +120,7 @@ export class RunPacer {
 		clock: Clock,
 		private readonly signal?: AbortSignal,
 	) {
+		this.answered = key.answered;
 		this.firstAskedAt = clock.now();
 		this.nextStartAt = this.firstAskedAt;
 		this.deadline =
@@ -134,7 +138,7 @@ export class RunPacer {
 	}
 
 	/** What came of the request of `start`: the key's pacer learns from it (ApiKeyPacer.answered). */
-	readonly answered = (start: Start, answer: Answer) => this.key.answered(start, answer);
+	readonly answered: (start: Start, answer: Answer) => void;
 
 	/** When this run's own ceilings allow its next start. */
 	earliest(): number {

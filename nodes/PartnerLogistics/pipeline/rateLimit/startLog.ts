@@ -2,6 +2,8 @@
 export const WINDOW_MS = 1000;
 /** The most a slow answer adds to the time its start holds a place in the window. */
 const MAX_EXTRA_MS = WINDOW_MS;
+/** Held this much longer still: the start taking the place may reach the API a few ms sooner. */
+const ARRIVAL_MARGIN_MS = 5;
 
 interface Entry {
 	at: number;
@@ -124,13 +126,15 @@ export class StartLog {
 	/**
 	 * When `entry` stops counting in the API's window. A start counts a window after it left, plus
 	 * however much longer than the shortest its round trip took (it may have reached the API that
-	 * much later: a busy event loop, a slow first connection), capped; one refused never counts.
+	 * much later: a busy event loop, a slow first connection), capped, plus ARRIVAL_MARGIN_MS (the
+	 * next start's trip may be a little quicker than this one's, and clocks count whole ms); one
+	 * refused never counts.
 	 */
 	private leavesAt(entry: Entry, now: number): number {
 		if (entry.refused) return -Infinity;
 		const shortest = Number.isFinite(this.shortestRoundTrip) ? this.shortestRoundTrip : 0;
 		const late = Math.min(MAX_EXTRA_MS, Math.max(0, (entry.doneAt ?? now) - entry.at - shortest));
-		return entry.at + WINDOW_MS + late + 5;
+		return entry.at + WINDOW_MS + late + ARRIVAL_MARGIN_MS;
 	}
 
 	private entry(seq: number): Entry | undefined {
