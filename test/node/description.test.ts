@@ -1,4 +1,10 @@
-import type { INode, INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INode,
+	INodeParameters,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { PartnerLogistics } from '../../nodes/PartnerLogistics/PartnerLogistics.node';
@@ -241,7 +247,7 @@ test('multi-stop has exactly three numbered stop slots, each without a default t
 });
 
 test('canvas subtitles are words, not raw values', () => {
-	const words = JSON.parse(/\{\{ (\{.*\})\[/.exec(String(description.subtitle))![1]) as Record<
+	const words = JSON.parse(/(\{".*\})\[/.exec(String(description.subtitle))![1]) as Record<
 		string,
 		string
 	>;
@@ -249,6 +255,17 @@ test('canvas subtitles are words, not raw values', () => {
 	expect(words['hub:getAll']).toBe('Get Many Hubs');
 	expect(words['booking:pay']).toBe('Pay Booking');
 	expect(Object.keys(words)).toHaveLength(24);
+});
+
+test('the canvas subtitle says so while Options › Dry Run is on', () => {
+	const code = /^=\{\{([\s\S]*)\}\}$/.exec(String(description.subtitle))![1];
+	const subtitle = (parameters: IDataObject) =>
+		new Function('$parameter', `return ${code}`)(parameters) as string;
+	expect(subtitle({ resource: 'booking', operation: 'pay', options: {} })).toBe('Pay Booking');
+	expect(subtitle({ resource: 'booking', operation: 'pay' })).toBe('Pay Booking');
+	expect(subtitle({ resource: 'booking', operation: 'pay', options: { dryRun: true } })).toBe(
+		'Dry run: Pay Booking',
+	);
 });
 
 test("every ID field reads the incoming item's field of the same name by default", () => {

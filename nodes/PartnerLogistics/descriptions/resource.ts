@@ -52,7 +52,10 @@ export function resourcePicker(
 	};
 }
 
-/** The canvas subtitle in words ("Create Quote", "Get Many Hubs"), as an n8n expression. */
+/**
+ * The canvas subtitle in words ("Create Quote", "Get Many Hubs"), as an n8n expression; "Dry
+ * run:" before it while Options › Dry Run is on, so a workflow is not published with it unseen.
+ */
 export function subtitleExpression(resources: ResourceSpec[]): string {
 	const words = Object.fromEntries(
 		resources.flatMap((resource) =>
@@ -62,7 +65,8 @@ export function subtitleExpression(resources: ResourceSpec[]): string {
 			]),
 		),
 	);
-	return `={{ ${JSON.stringify(words)}[$parameter["resource"] + ":" + $parameter["operation"]] || $parameter["operation"] }}`;
+	const dryRun = '($parameter["options"] && $parameter["options"]["dryRun"] ? "Dry run: " : "")';
+	return `={{ ${dryRun} + (${JSON.stringify(words)}[$parameter["resource"] + ":" + $parameter["operation"]] || $parameter["operation"]) }}`;
 }
 
 /** The operations that only read: their values, for options hidden on them. */

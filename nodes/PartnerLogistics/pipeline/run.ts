@@ -40,6 +40,8 @@ interface Run {
 	api: ApiSession;
 	keys: RunKeys | undefined;
 	readers: ParameterReaders;
+	/** Options › Dry Run: each item's request is output instead of sent. */
+	dryRun: boolean;
 }
 
 /**
@@ -56,14 +58,17 @@ export async function runOperation(
 	const items = context.getInputData();
 	const mutating = !isReadOnly(spec);
 	const api = await runSession(context, { capability: spec.capability, mutating });
+	const dryRun = context.getNodeParameter('options.dryRun', 0, false) === true;
+	const action = `${resource}.${spec.value}`;
 	const run: Run = {
 		context,
 		spec,
 		api,
 		keys: mutating
-			? runKeys(context, `${resource}.${spec.value}`, api.settings.transport.baseUrl)
+			? runKeys(context, action, api.settings.transport.baseUrl, { preview: dryRun })
 			: undefined,
 		readers: parameterReaders(context),
+		dryRun,
 	};
 	const signal = context.getExecutionCancelSignal();
 	const continueOnFail = context.continueOnFail();
@@ -96,6 +101,7 @@ export async function runOperation(
 async function runItem(run: Run, itemIndex: number, item: IDataObject): Promise<IDataObject[]> {
 	const input: BodyInput = { read: run.readers(itemIndex), item };
 	const request = prepare(run, input, itemIndex);
+	if (run.dryRun) return [await preview(run, request, input)];
 	if (run.spec.list) return await listRecords(run, request, input);
 	const { keys, api } = run;
 	const key = request.idempotencyKey;
@@ -120,7 +126,9 @@ function prepare(run: Run, input: BodyInput, itemIndex: number): ItemRequest {
 	try {
 		const referent = referentOf(spec, input, request.body);
 		request.idempotencyKey = idempotencyKey(keys, input, itemIndex, referent?.values);
-		request.keyHeldForOtherBody = keys.sending(request.idempotencyKey, request.body);
+		if (!run.dryRun) {
+			request.keyHeldForOtherBody = keys.sending(request.idempotencyKey, request.body);
+		}
 		if (referent && keys.isReferentKey(request.idempotencyKey)) request.referent = referent.label;
 		return request;
 	} catch (error) {
@@ -138,6 +146,25 @@ function idempotencyKey(
 	const given = input.read('options.idempotencyKey');
 	const text = typeof given === 'string' || typeof given === 'number' ? String(given).trim() : '';
 	return text || keys.keyOf(itemIndex, referent);
+}
+
+/**
+ * A dry run's item: the request the item would send (its first page, for a list), paired with
+ * its input, and what its Idempotency-Key is made of, so the preview says which keys a real run
+ * sends again (those of the quote or booking acted on) and which it makes anew.
+ */
+async function preview(run: Run, request: ItemRequest, input: BodyInput): Promise<IDataObject> {
+	const { idempotencyKey, referent } = request;
+	const sent = { dryRun: true, ...(await run.api.preview(request)) } as IDataObject;
+	if (idempotencyKey === undefined) return sent;
+	const given = String(input.read('options.idempotencyKey') ?? '').trim() === idempotencyKey;
+	const madeOf =
+		referent !== undefined
+			? `the API, this action and ${referent || 'what it acts on'}: the same in every execution`
+			: given
+				? 'Options › Idempotency Key'
+				: `this execution and item ${request.itemIndex + 1}: a real run keys its creations by its own execution`;
+	return { ...sent, idempotencyKey, idempotencyKeyMadeOf: madeOf };
 }
 
 /** The records of a record operation's 2xx answer, shaped by the operation. */

@@ -53,7 +53,7 @@ const options: INodeProperties = {
 	default: {},
 	options: [
 		...(optionsDescription([])[0].options as INodeProperties[]).filter(
-			(option) => option.name !== 'idempotencyKey',
+			(option) => !['idempotencyKey', 'dryRun'].includes(option.name),
 		),
 		...pollOptionFields,
 	].sort((a, b) => a.displayName.localeCompare(b.displayName)),

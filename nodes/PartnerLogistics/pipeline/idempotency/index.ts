@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { deepCopy } from 'n8n-workflow';
 
 import { processMap } from '../../shared/processMemory';
 import { recordPlace, RefusalMemory, type Generations, type RefusalPlace } from './refusedKeys';
@@ -35,15 +36,23 @@ const WORKFLOW_BOUND = 1_000;
  *   database, so a new execution, a sub-workflow started again by a retried parent, a tool call
  *   and another queue worker or a restarted n8n read it;
  * - this process: every run in it, manual runs and other workflows on the same referent too.
+ *
+ * A dry run (`preview`) reads the node's context and this process, and writes nowhere: its keys
+ * are those a real run would send, but it reads no static data, which n8n saves once it is read.
  */
-export function runKeys(context: IExecuteFunctions, action: string, api: string): RunKeys {
-	const memory = nodeMemory(context);
+export function runKeys(
+	context: IExecuteFunctions,
+	action: string,
+	api: string,
+	{ preview = false } = {},
+): RunKeys {
+	const memory = nodeMemory(context, preview);
 	memory.chains ??= {};
 	const chains = memory.chains;
 	const refusals = new RefusalMemory([
 		processPlace,
 		recordPlace(WORKFLOW_BOUND, () => chains),
-		...staticPlace(context),
+		...(preview ? [] : staticPlace(context)),
 	]);
 	return new RunKeys(
 		memory,
@@ -58,8 +67,11 @@ export function runKeys(context: IExecuteFunctions, action: string, api: string)
 	);
 }
 
-/** The memory in the node's context, or a new one there with this execution as the seed. */
-function nodeMemory(context: IExecuteFunctions): KeyMemory {
+/**
+ * The memory in the node's context, or a new one there with this execution as the seed; for a
+ * preview, a copy, or a new one kept nowhere.
+ */
+function nodeMemory(context: IExecuteFunctions, preview: boolean): KeyMemory {
 	const fresh = (): KeyMemory => ({
 		seed: context.getExecutionId() || randomUUID(),
 		sent: {},
@@ -67,7 +79,9 @@ function nodeMemory(context: IExecuteFunctions): KeyMemory {
 	});
 	try {
 		const nodeContext = context.getContext('node');
-		return (nodeContext[MEMORY] as KeyMemory | undefined) ?? (nodeContext[MEMORY] = fresh());
+		const held = nodeContext[MEMORY] as KeyMemory | undefined;
+		if (preview) return held ? (deepCopy(held) as KeyMemory) : fresh();
+		return held ?? (nodeContext[MEMORY] = fresh());
 	} catch {
 		// n8n keeps no context for this run: its keys hold for this run only.
 		return fresh();

@@ -10,17 +10,19 @@ import type {
 
 import { runPacer } from '../rateLimit';
 import { editorSettings, readPollSettings, readRunSettings, type RunSettings } from './settings';
-import { evidence } from './errors';
+import { evidence, redact } from './errors';
 import { apiError, expectJson, sendRequest, sleeper, type ItemRequest, type Sending } from './send';
 import {
 	authenticatedSender,
 	CREDENTIAL_TYPE,
 	credentialTestSender,
+	previewRequest,
 	type ApiResponse,
+	type RequestPreview,
 	type Sender,
 } from './transport';
 
-export type { ApiResponse } from './transport';
+export type { ApiResponse, RequestPreview } from './transport';
 export type { Failure, ItemRequest } from './send';
 export { readListPage, readRecords } from './response';
 export { describeFaultCode, describeRedirect, evidence, isUnreachable } from './errors';
@@ -43,6 +45,8 @@ export interface ApiSession {
 	unusable(response: ApiResponse, message: string, why: string): NodeApiError;
 	/** The same session and pacer, its errors worded with `wording`. */
 	with(wording: Wording): ApiSession;
+	/** The request as it would leave n8n, nothing sent (a dry run), the credential's secrets masked. */
+	preview(request: ItemRequest): Promise<RequestPreview>;
 }
 
 /** A node run's session, or a tool call's: the Options of item 0, cancelled with the execution. */
@@ -115,6 +119,13 @@ function session(
 					description: `${why} The API answered ${response.status} with: ${evidence(response.body, settings.secrets)}`,
 				}),
 			with: (more) => worded({ ...wording, ...more }),
+			preview: async (request) => {
+				const preview = await previewRequest(settings.transport, request);
+				for (const [name, value] of Object.entries(preview.headers)) {
+					preview.headers[name] = redact(String(value), settings.secrets);
+				}
+				return preview;
+			},
 		};
 	};
 	return worded({});

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 /**
  * The pipeline's switches, one Options collection for every operation: each option's label,
- * default and bounds are declared here once, and runSettings.ts reads them from here. The
+ * default and bounds are declared here once, and settings.ts reads them from here. The
  * Idempotency Key is hidden for the operations that only read (`readOnlyOperations`), which send
  * none. Ten retries of 429/503 carry a batch of about ten times the API's per-second limit even
  * unpaced; the pacer normally needs one or two.
@@ -34,6 +34,15 @@ export function optionsDescription(readOnlyOperations: string[]): INodePropertie
 					description:
 						'How often to retry after a broken connection, a timeout, or a 502/504 from a gateway, backing off from half a second',
 					hint: 'Safe for bookings and payments too: a retry resends the same Idempotency-Key. The timeout is under Settings › Request Options (30 s when not set).',
+				},
+				{
+					displayName: 'Dry Run',
+					name: 'dryRun',
+					type: 'boolean',
+					default: false,
+					description:
+						'Whether to output the request each item would send (method, URL, headers, body, Idempotency-Key) instead of sending it: nothing reaches the API, reads included',
+					hint: 'Every check runs as in a real run, so bad items fail the same way. Turn it off to send for real.',
 				},
 				{
 					displayName: 'Idempotency Key',

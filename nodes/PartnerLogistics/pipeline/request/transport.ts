@@ -126,9 +126,27 @@ export async function sendApiRequest(
 	transport: Transport,
 	request: ApiRequest,
 ): Promise<Exchange> {
+	const options = requestOptions(transport, request);
+	let response: IN8nHttpFullResponse;
+	try {
+		response = await send(options);
+	} catch (error) {
+		return { fault: faultCode(error) };
+	}
+	return {
+		response: {
+			status: response.statusCode,
+			headers: lowerCaseHeaders(response.headers),
+			body: typeof response.body === 'string' ? response.body : bodyText(response.body),
+		},
+	};
+}
+
+/** How a request leaves n8n: one description for the request sent and the request previewed. */
+function requestOptions(transport: Transport, request: ApiRequest): IHttpRequestOptions {
 	const headers: IDataObject = { Accept: 'application/json', 'Content-Type': 'application/json' };
 	if (request.idempotencyKey !== undefined) headers['Idempotency-Key'] = request.idempotencyKey;
-	const options: IHttpRequestOptions = {
+	return {
 		method: request.method,
 		baseURL: transport.baseUrl,
 		url: request.url,
@@ -146,18 +164,36 @@ export async function sendApiRequest(
 		proxy: transport.proxy,
 		skipSslCertificateValidation: transport.skipSslCertificateValidation,
 	};
-	let response: IN8nHttpFullResponse;
-	try {
-		response = await send(options);
-	} catch (error) {
-		return { fault: faultCode(error) };
-	}
+}
+
+/** A request as it would leave n8n, its headers signed by the credential, for a dry run. */
+export interface RequestPreview {
+	method: string;
+	url: string;
+	headers: IDataObject;
+	body?: IDataObject;
+}
+
+/**
+ * The request `sendApiRequest` would send, nothing sent: the full URL with its query as n8n
+ * encodes it, and the headers with the credential's own (the API key) as `authenticate` adds them.
+ */
+export async function previewRequest(
+	transport: Transport,
+	request: ApiRequest,
+): Promise<RequestPreview> {
+	const options = requestOptions(transport, request);
+	const data = transport.credentials.data ?? {};
+	const { headers = {} } = await new PartnerLogisticsApi().authenticate(data, options);
+	const query = Object.entries(request.qs ?? {})
+		.filter(([, value]) => value !== undefined && value !== null)
+		.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`)
+		.join('&');
 	return {
-		response: {
-			status: response.statusCode,
-			headers: lowerCaseHeaders(response.headers),
-			body: typeof response.body === 'string' ? response.body : bodyText(response.body),
-		},
+		method: request.method,
+		url: `${transport.baseUrl}${request.url}${query ? `?${query}` : ''}`,
+		headers: headers as IDataObject,
+		...(request.body && { body: request.body }),
 	};
 }
 
