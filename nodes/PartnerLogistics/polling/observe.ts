@@ -37,10 +37,10 @@ export async function observe(
 async function readList(
 	context: IPollFunctions,
 	api: ApiSession,
-	{ watch, read }: WatchSettings,
+	{ watch, query }: WatchSettings,
 	field: string,
 ): Promise<Observation> {
-	const request = { method: 'GET' as const, url: watch.operation.path, qs: watch.query?.(read) };
+	const request = { method: 'GET' as const, url: watch.operation.path, qs: query };
 	const { body } = await api
 		.with({ prefix: `Could not check ${watch.records}:` })
 		.read({ ...request, itemIndex: 0 }, `a JSON list of ${watch.records}`);

@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { pathIdProblem } from '../pipeline/operation';
+import { describeProblem, labelsOf, pathIdProblem, ProblemError } from '../pipeline/operation';
 import type { CompareOptions } from './changes';
 import { DEFAULT_POLL_OPTIONS } from './description';
 import { listedIds } from './identity';
@@ -16,6 +16,8 @@ export interface WatchSettings {
 	idField?: string;
 	/** A record watch's listed IDs, checked: none can leave its path. */
 	ids?: string[];
+	/** A list watch's query, its numbers checked. */
+	query?: IDataObject;
 	/** How this poll's records compare with the memory, and what the memory belongs to. */
 	compare: CompareOptions;
 }
@@ -41,7 +43,24 @@ export function readWatchSettings(context: IPollFunctions): WatchSettings {
 	]
 		.filter((part) => part !== undefined)
 		.join(' ');
-	return { watch, read, ...target, compare: { ...options, fields, watching } };
+	const query = watchQuery(context, watch, read);
+	return { watch, read, ...target, query, compare: { ...options, fields, watching } };
+}
+
+/** A list watch's query; a value the API cannot take (a Limit of -1) stops the poll, named. */
+function watchQuery(context: IPollFunctions, watch: WatchSpec, read: PollParameterReader) {
+	try {
+		return watch.query?.(read);
+	} catch (error) {
+		if (!(error instanceof ProblemError))
+			throw new NodeOperationError(context.getNode(), error as Error);
+		const message = describeProblem(error.problem, labelsOf(watch.fields ?? []), undefined);
+		throw nodeError(
+			context,
+			message,
+			'Nothing was sent to the API. Correct it and the next poll reads it.',
+		);
+	}
 }
 
 function selectedWatch(context: IPollFunctions): WatchSpec {

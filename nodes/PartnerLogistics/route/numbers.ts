@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { BodyValue, Problem } from '../pipeline/operation';
+import { fail, type BodyValue, type Problem } from '../pipeline/operation';
 
 /** What a number field takes, in the words both its hint and its rule use. */
 interface NumberRule {
@@ -14,9 +14,9 @@ const LATITUDE: NumberRule = { min: -90, max: 90, says: 'a number between −90 
 const LONGITUDE: NumberRule = { min: -180, max: 180, says: 'a number between −180 and 180' };
 
 /**
- * The number fields of routes and GO_BULK requests, by API name: each field's bounds are declared
- * here once, and its hint, its check and the reading of a numeric text (from a sheet or CSV) all
- * come from here.
+ * The number fields the API takes, by API name (those of routes and GO_BULK requests, and a list's
+ * limit): each field's bounds are declared here once, and its hint, its check and the reading of
+ * a numeric text (from a sheet, a CSV or an expression) all come from here.
  */
 const NUMBERS: Record<string, NumberRule> = {
 	packageWeightKg: { min: 0.01, max: 50, says: 'a number from 0.01 to 50' },
@@ -27,6 +27,13 @@ const NUMBERS: Record<string, NumberRule> = {
 	latitude: LATITUDE,
 	longitude: LONGITUDE,
 	quantity: { min: 1, whole: true, says: 'a whole number of at least 1' },
+	// The spec shows no maximum: any whole number JavaScript holds exactly is sent as given.
+	limit: {
+		min: 1,
+		max: Number.MAX_SAFE_INTEGER,
+		whole: true,
+		says: 'a whole number of at least 1',
+	},
 };
 
 export const isNumberField = (name: string) => name in NUMBERS;
@@ -53,6 +60,18 @@ export function checkNumber(value: unknown, name: string, field = name): Problem
 		(max === undefined || value <= max) &&
 		(!whole || Number.isInteger(value));
 	return fits ? undefined : { field, value, rule: `must be ${says}` };
+}
+
+/**
+ * The number field `name` as sent: numeric text read as a number, nothing when empty. A value
+ * outside its rule (-1, "abc", "10&x=1") fails the item before anything is sent.
+ */
+export function numberOf(value: BodyValue, name: string): number | undefined {
+	const number = toNumber(value);
+	if (number === undefined || number === null) return undefined;
+	const problem = checkNumber(number, name);
+	if (problem) fail({ ...problem, value });
+	return number as number;
 }
 
 /** A numeric string as a number; anything else unchanged, for the check to name. */

@@ -13,6 +13,15 @@ export {
 	type ParameterReader,
 } from './body';
 export { pathIdProblem, pathOf } from './path';
-export { firstProblem, HIDDEN, required, type Problem } from './problem';
+export {
+	describeProblem,
+	fail,
+	firstProblem,
+	HIDDEN,
+	labelsOf,
+	ProblemError,
+	required,
+	type Problem,
+} from './problem';
 export { itemError, referentOf, requestOf, type OperationRequest } from './request';
 export { isReadOnly, selectedOperation, type OperationSpec, type ResourceSpec } from './spec';

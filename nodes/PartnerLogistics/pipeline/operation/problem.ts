@@ -72,11 +72,12 @@ export function fieldName(problem: Pick<Problem, 'field' | 'label'>, labels: Lab
 export function describeProblem(
 	problem: Problem,
 	labels: Labels,
-	itemIndex: number,
+	itemIndex: number | undefined,
 	reference?: string,
 ): string {
-	const item = `Item ${itemIndex + 1}${reference ? ` (${reference})` : ''}`;
-	const named = `${item}: ${fieldName(problem, labels)} ${problem.rule}`;
+	const item =
+		itemIndex === undefined ? '' : `Item ${itemIndex + 1}${reference ? ` (${reference})` : ''}: `;
+	const named = `${item}${fieldName(problem, labels)} ${problem.rule}`;
 	if (problem.value === HIDDEN) return named;
 	const shown =
 		problem.value === undefined || problem.value === null || problem.value === ''

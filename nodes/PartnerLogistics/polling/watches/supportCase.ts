@@ -1,4 +1,5 @@
 import { compact } from '../../pipeline/operation';
+import { numberOf } from '../../route/numbers';
 import { supportCaseGetMany } from '../../resources/supportCase/getAll';
 import { textOf, type WatchSpec } from '../watch';
 
@@ -22,7 +23,8 @@ export const supportCaseWatch: WatchSpec = {
 			hint: 'Inferred: the API documentation names caseId as the path parameter of a case but shows no record fields. Change it if your cases carry their identifier in another field. Dots read nested fields.',
 		},
 	},
-	query: (read) => compact({ status: textOf(read('status')), limit: read('limit') as number }),
+	query: (read) =>
+		compact({ status: textOf(read('status')), limit: numberOf(read('limit') as string, 'limit') }),
 	narrowedBy: (read) => `status=${textOf(read('status'))}`,
 	fields: [
 		{

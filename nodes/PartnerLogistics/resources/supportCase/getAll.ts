@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { compact, type OperationSpec } from '../../pipeline/operation';
+import { numberOf } from '../../route/numbers';
 
 const fields: INodeProperties[] = [
 	{
@@ -18,6 +19,7 @@ const fields: INodeProperties[] = [
 		typeOptions: { minValue: 1 },
 		default: 50,
 		description: 'Max number of results to return',
+		hint: 'A whole number of at least 1',
 		displayOptions: { show: { returnAll: [false] } },
 	},
 	{
@@ -54,6 +56,6 @@ export const supportCaseGetMany: OperationSpec = {
 	query: (read) =>
 		compact({
 			status: read('filters.status'),
-			limit: read('returnAll') === true ? undefined : read('limit'),
+			limit: read('returnAll') === true ? undefined : numberOf(read('limit'), 'limit'),
 		}),
 };
