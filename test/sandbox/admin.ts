@@ -96,6 +96,8 @@ const RULE_KINDS = [
 	'resetAfterCommit',
 	'slow',
 	'refuse',
+	'trickle',
+	'noHeaders',
 ];
 const REFUSAL_STATUSES = [400, 403, 404, 422];
 const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
@@ -151,6 +153,23 @@ function validateRule(rule: FaultRule): void {
 		throw badInput('failNext.delayMs', 'A slow rule needs delayMs, a number >= 0.');
 	}
 	if (rule.kind === 'refuse') validateRefusal(rule);
+	validateStreamingRule(rule);
+}
+
+/** Bounds of the faults that write their answer over time; a field out of them is a 400. */
+function validateStreamingRule(rule: FaultRule): void {
+	const whole = (value: unknown, field: string, min: number, max: number) => {
+		if (value !== undefined && !(isWholeNumber(value, min) && (value as number) <= max)) {
+			throw badInput(
+				`failNext.${field}`,
+				`failNext ${field} must be a whole number from ${min} to ${max}.`,
+			);
+		}
+	};
+	if (rule.kind === 'trickle') {
+		whole(rule.intervalMs, 'intervalMs', 1, 60_000);
+		whole(rule.status, 'status', 200, 599);
+	}
 }
 
 function validateRefusal(rule: RefuseFault): void {

@@ -1,6 +1,7 @@
-// What an answering fault sends instead of the API: error JSON, a redirect, an HTML page or
-// nothing; and the error JSON a refuse rule answers instead of the handler.
+// What an answering fault sends instead of the API: error JSON, a redirect, an HTML page, nothing,
+// or an answer written over time; and the error JSON a refuse rule answers instead of the handler.
 import { ApiError } from './errors';
+import { noHeaders, trickle, type StreamingWriter } from './streamingAnswers';
 import type { AppliedFault, FaultRule, RefuseFault, RefusalStatus, StatusFault } from './types';
 
 export interface FaultAnswer {
@@ -10,7 +11,14 @@ export interface FaultAnswer {
 	/** Default application/json; charset=utf-8. */
 	contentType?: string;
 	fault: AppliedFault;
+	/** Written over time by this writer instead of status, headers and body at once. */
+	stream?: StreamingWriter;
 }
+
+export const STREAM_DEFAULTS = {
+	trickleIntervalMs: 1000,
+	trickleStatus: 200,
+} as const;
 
 const FAULT_CODES: Record<StatusFault['status'], [string, string]> = {
 	500: ['INTERNAL_ERROR', 'Internal server error (injected by the sandbox).'],
@@ -121,6 +129,13 @@ export function answerFor(
 			};
 		case 'empty200':
 			return { status: 200, body: '', headers: {}, fault: 'empty200' };
+		case 'trickle': {
+			const status = rule.status ?? STREAM_DEFAULTS.trickleStatus;
+			const interval = rule.intervalMs ?? STREAM_DEFAULTS.trickleIntervalMs;
+			return { status, body: '', headers: {}, fault: 'trickle', stream: trickle(status, interval) };
+		}
+		case 'noHeaders':
+			return { status: 0, body: '', headers: {}, fault: 'noHeaders', stream: noHeaders };
 		default:
 			throw new Error(`sandbox: ${rule.kind} does not answer before the API`);
 	}

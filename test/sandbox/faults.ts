@@ -15,6 +15,8 @@ const PHASE_OF: Record<FaultKind, Phase> = {
 	html200: 'arrival',
 	html502: 'arrival',
 	empty200: 'arrival',
+	trickle: 'arrival',
+	noHeaders: 'arrival',
 	slow: 'beforeHandler',
 	refuse: 'handler',
 	resetAfterCommit: 'afterCommit',

@@ -8,6 +8,7 @@ import type { SandboxCore } from './core';
 import { ApiError } from './errors';
 import { requestFingerprint } from './idempotency';
 import { matchRoute, type RouteDef } from './router';
+import type { StreamingWriter } from './streamingAnswers';
 import type { AppliedFault } from './types';
 import { isJsonObject, type JsonObject } from './validate/fields';
 
@@ -34,6 +35,8 @@ export interface PartnerResponse {
 	/** Committed, but the socket is destroyed instead of answering. */
 	drop?: boolean;
 	fault?: AppliedFault;
+	/** Written over time by this writer (trickle, noHeaders faults). */
+	stream?: StreamingWriter;
 }
 
 export interface PipelineContext {

@@ -60,8 +60,13 @@ export interface RequestLogEntry {
 	replayed?: boolean;
 	/** Set when an injected fault shaped this answer. */
 	fault?: AppliedFault;
-	/** The client had closed the connection before the answer was ready (e.g. it timed out). */
+	/**
+	 * The client had closed the connection before the answer was ready (e.g. it timed out), or, for
+	 * an answer written over time (trickle, noHeaders), before it was complete.
+	 */
 	clientClosed?: true;
+	/** Body bytes written so far by an answer written over time, as sent. */
+	bytesSent?: number;
 }
 
 export type PathMatcher = string | RegExp;
@@ -135,6 +140,23 @@ export interface RefuseFault extends FaultFilter {
 	field?: string;
 }
 
+/**
+ * Headers at once, then the JSON body one byte every intervalMs, never ending until the client
+ * goes away (a server or proxy that never finishes its answer), before auth; nothing committed.
+ */
+export interface TrickleFault extends FaultFilter {
+	kind: 'trickle';
+	/** Default 1000. */
+	intervalMs?: number;
+	/** Default 200. */
+	status?: number;
+}
+
+/** No status line, no headers, nothing, until the client goes away; before auth. */
+export interface NoHeadersFault extends FaultFilter {
+	kind: 'noHeaders';
+}
+
 export type FaultRule =
 	| StatusFault
 	| RedirectFault
@@ -142,7 +164,9 @@ export type FaultRule =
 	| Empty200Fault
 	| ResetAfterCommitFault
 	| SlowFault
-	| RefuseFault;
+	| RefuseFault
+	| TrickleFault
+	| NoHeadersFault;
 
 export type FaultKind = NonNullable<FaultRule['kind']>;
 
