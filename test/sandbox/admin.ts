@@ -3,6 +3,7 @@ import type { SandboxCore, Settings } from './core';
 import { ApiError, conflict } from './errors';
 import { CURRENCY, HUBS } from './fixtures';
 import type { FaultInjector } from './faults';
+import { MIN_BOMB_BYTES } from './streamingAnswers';
 import {
 	TRIP_STATUSES,
 	TRUCK_STATUSES,
@@ -98,6 +99,7 @@ const RULE_KINDS = [
 	'refuse',
 	'trickle',
 	'noHeaders',
+	'gzipBomb',
 ];
 const REFUSAL_STATUSES = [400, 403, 404, 422];
 const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
@@ -170,6 +172,7 @@ function validateStreamingRule(rule: FaultRule): void {
 		whole(rule.intervalMs, 'intervalMs', 1, 60_000);
 		whole(rule.status, 'status', 200, 599);
 	}
+	if (rule.kind === 'gzipBomb') whole(rule.inflatedBytes, 'inflatedBytes', MIN_BOMB_BYTES, 2 ** 32);
 }
 
 function validateRefusal(rule: RefuseFault): void {

@@ -1,7 +1,7 @@
 // What an answering fault sends instead of the API: error JSON, a redirect, an HTML page, nothing,
 // or an answer written over time; and the error JSON a refuse rule answers instead of the handler.
 import { ApiError } from './errors';
-import { noHeaders, trickle, type StreamingWriter } from './streamingAnswers';
+import { gzipBomb, noHeaders, trickle, type StreamingWriter } from './streamingAnswers';
 import type { AppliedFault, FaultRule, RefuseFault, RefusalStatus, StatusFault } from './types';
 
 export interface FaultAnswer {
@@ -18,6 +18,7 @@ export interface FaultAnswer {
 export const STREAM_DEFAULTS = {
 	trickleIntervalMs: 1000,
 	trickleStatus: 200,
+	bombInflatedBytes: 2 ** 30,
 } as const;
 
 const FAULT_CODES: Record<StatusFault['status'], [string, string]> = {
@@ -136,6 +137,10 @@ export function answerFor(
 		}
 		case 'noHeaders':
 			return { status: 0, body: '', headers: {}, fault: 'noHeaders', stream: noHeaders };
+		case 'gzipBomb': {
+			const inflated = rule.inflatedBytes ?? STREAM_DEFAULTS.bombInflatedBytes;
+			return { status: 200, body: '', headers: {}, fault: 'gzipBomb', stream: gzipBomb(inflated) };
+		}
 		default:
 			throw new Error(`sandbox: ${rule.kind} does not answer before the API`);
 	}

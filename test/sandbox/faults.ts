@@ -17,6 +17,7 @@ const PHASE_OF: Record<FaultKind, Phase> = {
 	empty200: 'arrival',
 	trickle: 'arrival',
 	noHeaders: 'arrival',
+	gzipBomb: 'arrival',
 	slow: 'beforeHandler',
 	refuse: 'handler',
 	resetAfterCommit: 'afterCommit',

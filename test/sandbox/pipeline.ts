@@ -35,7 +35,7 @@ export interface PartnerResponse {
 	/** Committed, but the socket is destroyed instead of answering. */
 	drop?: boolean;
 	fault?: AppliedFault;
-	/** Written over time by this writer (trickle, noHeaders faults). */
+	/** Written over time by this writer (trickle, noHeaders, gzipBomb faults). */
 	stream?: StreamingWriter;
 }
 

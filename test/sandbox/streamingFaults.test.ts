@@ -1,12 +1,14 @@
 // The failNext rules whose answer is written over time, each over real HTTP: a body that trickles
-// forever, no headers at all. Raw node:http where fetch would hide
+// forever, no headers at all, a gzip bomb. Raw node:http where fetch would hide
 // what is tested (it inflates gzip and reads whole bodies).
 import { type ClientRequest, get, type IncomingMessage } from 'node:http';
+import { createGunzip } from 'node:zlib';
 
 import { adminFetch } from './apiClient';
 import { startSandbox } from './index';
 import { sandboxPerFile } from './perFile';
 import { HOME_DROPOFF, HOME_PICKUP } from './routeForms';
+import { gzipBombBytes } from './streamingAnswers';
 
 const t = sandboxPerFile();
 
@@ -159,12 +161,53 @@ test('closing the sandbox ends held and trickling answers at once', async () => 
 	await expect(measure(trickling.res!)).rejects.toThrow(/aborted/);
 });
 
+describe('gzipBomb', () => {
+	test('about 1 MB of gzip that inflates to 1 GiB of JSON text by default', async () => {
+		t.sandbox.admin.setFaults({ failNext: [{ kind: 'gzipBomb', path: HUBS }] });
+		const res = await rawGet(HUBS).response;
+		expect(res.statusCode).toBe(200);
+		expect(res.headers['content-encoding']).toBe('gzip');
+		expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+		const compressed = Number(res.headers['content-length']);
+		expect(compressed).toBeGreaterThan(900_000);
+		expect(compressed).toBeLessThan(1_500_000);
+
+		// Inflated as it streams, counted, never held: exactly the configured size.
+		const inflated = await measure(res.pipe(createGunzip()));
+		expect(inflated).toEqual({
+			size: 2 ** 30,
+			head: `[{"id":"x"},${' '.repeat(20)}`,
+			tail: `${' '.repeat(21)}{"id":"x"}]`,
+		});
+		expect(logOf(HUBS)).toEqual([
+			{ status: 200, fault: 'gzipBomb', clientClosed: undefined, bytesSent: compressed },
+		]);
+	});
+
+	test('a configured size is exact valid JSON; the compressed bytes are built once', async () => {
+		const size = 3 * 1024 * 1024 + 7;
+		t.sandbox.admin.setFaults({ failNext: [{ kind: 'gzipBomb', inflatedBytes: size, times: 2 }] });
+		const first = await fetch(`${t.sandbox.url}${HUBS}`);
+		// fetch inflates gzip itself: what a client that trusts the header would hold.
+		const text = await first.text();
+		expect(text.length).toBe(size);
+		// A record every 64 KiB (47 fit before the last 64 KiB of spaces), then the last one.
+		expect(JSON.parse(text)).toEqual(Array(48).fill({ id: 'x' }));
+
+		expect(gzipBombBytes(size)).toBe(gzipBombBytes(size));
+		const again = await rawGet(HUBS).response;
+		expect(Number(again.headers['content-length'])).toBe((await gzipBombBytes(size)).length);
+		again.resume();
+	});
+});
+
 describe('streaming rules over HTTP', () => {
 	test('set through /__admin/faults and listed while pending', async () => {
 		const plan = {
 			failNext: [
 				{ kind: 'trickle', intervalMs: 250, status: 200, method: 'GET', path: HUBS },
 				{ kind: 'noHeaders', method: 'POST', path: '/partner-api/bookings' },
+				{ kind: 'gzipBomb', inflatedBytes: 1048576, path: String(/^\/partner-api\/hubs$/) },
 			],
 		};
 		expect((await adminFetch(t.sandbox, 'POST', '/__admin/faults', plan)).status).toBe(200);
@@ -176,6 +219,8 @@ describe('streaming rules over HTTP', () => {
 		[{ kind: 'trickle', intervalMs: 0 }, 'failNext.intervalMs'],
 		[{ kind: 'trickle', intervalMs: 2.5 }, 'failNext.intervalMs'],
 		[{ kind: 'trickle', status: 99 }, 'failNext.status'],
+		[{ kind: 'gzipBomb', inflatedBytes: 11 }, 'failNext.inflatedBytes'],
+		[{ kind: 'gzipBomb', inflatedBytes: 2 ** 33 }, 'failNext.inflatedBytes'],
 	])('refuses %j (400 naming %s)', async (rule, field) => {
 		const res = await adminFetch(t.sandbox, 'POST', '/__admin/faults', { failNext: [rule] });
 		expect([res.status, res.body.field]).toEqual([400, field]);

@@ -62,10 +62,10 @@ export interface RequestLogEntry {
 	fault?: AppliedFault;
 	/**
 	 * The client had closed the connection before the answer was ready (e.g. it timed out), or, for
-	 * an answer written over time (trickle, noHeaders), before it was complete.
+	 * an answer written over time (trickle, noHeaders, gzipBomb), before it was complete.
 	 */
 	clientClosed?: true;
-	/** Body bytes written so far by an answer written over time, as sent. */
+	/** Body bytes written so far by an answer written over time, as sent (compressed when gzip). */
 	bytesSent?: number;
 }
 
@@ -157,6 +157,16 @@ export interface NoHeadersFault extends FaultFilter {
 	kind: 'noHeaders';
 }
 
+/**
+ * 200 `Content-Encoding: gzip`: about 1 MB that inflates to inflatedBytes of JSON text (a
+ * decompression bomb), before auth; nothing committed.
+ */
+export interface GzipBombFault extends FaultFilter {
+	kind: 'gzipBomb';
+	/** Default 1 GiB (1073741824). */
+	inflatedBytes?: number;
+}
+
 export type FaultRule =
 	| StatusFault
 	| RedirectFault
@@ -166,7 +176,8 @@ export type FaultRule =
 	| SlowFault
 	| RefuseFault
 	| TrickleFault
-	| NoHeadersFault;
+	| NoHeadersFault
+	| GzipBombFault;
 
 export type FaultKind = NonNullable<FaultRule['kind']>;
 
