@@ -100,6 +100,7 @@ const RULE_KINDS = [
 	'trickle',
 	'noHeaders',
 	'gzipBomb',
+	'bigList',
 ];
 const REFUSAL_STATUSES = [400, 403, 404, 422];
 const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
@@ -173,6 +174,16 @@ function validateStreamingRule(rule: FaultRule): void {
 		whole(rule.status, 'status', 200, 599);
 	}
 	if (rule.kind === 'gzipBomb') whole(rule.inflatedBytes, 'inflatedBytes', MIN_BOMB_BYTES, 2 ** 32);
+	if (rule.kind === 'bigList') {
+		whole(rule.records, 'records', 0, 1_000_000);
+		whole(rule.recordBytes, 'recordBytes', 1, 1024 * 1024);
+		if (rule.gzip !== undefined && typeof rule.gzip !== 'boolean') {
+			throw badInput('failNext.gzip', 'failNext gzip must be a boolean.');
+		}
+		if (rule.method !== undefined && rule.method.toUpperCase() !== 'GET') {
+			throw badInput('failNext.method', 'A bigList rule answers GETs only.');
+		}
+	}
 }
 
 function validateRefusal(rule: RefuseFault): void {

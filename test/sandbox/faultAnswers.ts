@@ -1,8 +1,16 @@
 // What an answering fault sends instead of the API: error JSON, a redirect, an HTML page, nothing,
-// or an answer written over time; and the error JSON a refuse rule answers instead of the handler.
+// or an answer written over time; and what a refuse or bigList rule answers instead of the handler.
 import { ApiError } from './errors';
-import { gzipBomb, noHeaders, trickle, type StreamingWriter } from './streamingAnswers';
-import type { AppliedFault, FaultRule, RefuseFault, RefusalStatus, StatusFault } from './types';
+import { bigList, gzipBomb, noHeaders, trickle, type StreamingWriter } from './streamingAnswers';
+import type {
+	AppliedFault,
+	BigListFault,
+	FaultRule,
+	ListShape,
+	RefuseFault,
+	RefusalStatus,
+	StatusFault,
+} from './types';
 
 export interface FaultAnswer {
 	status: number;
@@ -19,6 +27,8 @@ export const STREAM_DEFAULTS = {
 	trickleIntervalMs: 1000,
 	trickleStatus: 200,
 	bombInflatedBytes: 2 ** 30,
+	bigListRecords: 50_000,
+	bigListRecordBytes: 1000,
 } as const;
 
 const FAULT_CODES: Record<StatusFault['status'], [string, string]> = {
@@ -55,6 +65,18 @@ export function statusAnswer(
 	const details = retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter };
 	const error = new ApiError(status, code, message, { injected: true, ...details }, headers);
 	return { status, body: JSON.stringify(error.body), headers: error.headers, fault };
+}
+
+/** What a bigList rule answers in place of a GET's handler: the list, streamed. */
+export function bigListAnswer(rule: BigListFault, path: string, listShape: ListShape): FaultAnswer {
+	const spec = {
+		records: rule.records ?? STREAM_DEFAULTS.bigListRecords,
+		recordBytes: rule.recordBytes ?? STREAM_DEFAULTS.bigListRecordBytes,
+		gzip: rule.gzip ?? false,
+		path,
+		listShape,
+	};
+	return { status: 200, body: '', headers: {}, fault: 'bigList', stream: bigList(spec) };
 }
 
 /** What a refuse rule answers in place of the handler: the error JSON, marked injected. */

@@ -1,9 +1,12 @@
 // Answers written over time instead of at once, for faults that misbehave in the body or never
-// answer: a body that trickles forever, no headers at all, a gzip bomb. A writer
+// answer: a body that trickles forever, no headers at all, a gzip bomb, a big honest list. A writer
 // owns the response until it is complete, the client goes away or the sandbox closes.
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { constants, createGzip } from 'node:zlib';
+
+import type { ListShape } from './types';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -114,5 +117,90 @@ export function gzipBomb(inflatedBytes: number): StreamingWriter {
 			res.once('close', resolve);
 			res.end(bytes, () => sent(bytes.length));
 		});
+	};
+}
+
+export interface BigListSpec {
+	records: number;
+	recordBytes: number;
+	gzip: boolean;
+	/** The GET's path after the base: it picks the records' shape. */
+	path: string;
+	listShape: ListShape;
+}
+
+const PADDING = 'Sandbox big list padding, an honest record of an honest list. ';
+
+/** Records shaped as the endpoint's own (hubs, support cases, else plain), ids of fixed width. */
+function recordOf(path: string, index: number, pad: string, now: string): object {
+	const n = String(index + 1).padStart(7, '0');
+	if (path === '/partner-api/hubs') {
+		return {
+			id: `hub_big_${n}`,
+			name: `Big List Hub ${n}`,
+			city: 'Lagos',
+			address: pad,
+			latitude: 6.5244,
+			longitude: 3.3792,
+			openingHours: 'Mon-Sat 08:00-20:00',
+			active: true,
+		};
+	}
+	if (path === '/partner-api/support-cases') {
+		return {
+			caseId: `case_big_${n}`,
+			title: `Big list case ${n}`,
+			summary: pad,
+			category: null,
+			priority: null,
+			status: 'OPEN',
+			relatedResourceType: null,
+			relatedResourceId: null,
+			metadata: {},
+			createdAt: now,
+			updatedAt: now,
+		};
+	}
+	return { id: `rec_big_${n}`, note: pad };
+}
+
+/** The list's JSON text in pieces of 64 records: every record padded to recordBytes (or its own size). */
+function* listText(spec: BigListSpec): Generator<string> {
+	const now = new Date().toISOString();
+	const natural = JSON.stringify(recordOf(spec.path, 0, '', now)).length;
+	const pad = PADDING.repeat(Math.ceil(spec.recordBytes / PADDING.length)).slice(
+		0,
+		Math.max(0, spec.recordBytes - natural),
+	);
+	const cursor = spec.path === '/partner-api/support-cases' && spec.listShape === 'cursor';
+	yield cursor ? '{"items":[' : '[';
+	for (let start = 0; start < spec.records; start += 64) {
+		const batch: string[] = [];
+		for (let i = start; i < Math.min(start + 64, spec.records); i++) {
+			batch.push(JSON.stringify(recordOf(spec.path, i, pad, now)));
+		}
+		yield `${start === 0 ? '' : ','}${batch.join(',')}`;
+	}
+	yield cursor ? '],"nextCursor":null}' : ']';
+}
+
+/** 200 with the list, streamed (chunked), gzip-compressed when asked. */
+export function bigList(spec: BigListSpec): StreamingWriter {
+	return async ({ res, sent }) => {
+		res.writeHead(200, {
+			'content-type': JSON_TYPE,
+			...(spec.gzip ? { 'content-encoding': 'gzip' } : {}),
+		});
+		const count = async function* (chunks: AsyncIterable<Buffer | string>) {
+			for await (const chunk of chunks) {
+				sent(Buffer.byteLength(chunk));
+				yield chunk;
+			}
+		};
+		const source = Readable.from(listText(spec));
+		// A client that goes away mid-list ends the pipeline early: nothing more to do then.
+		await (
+			spec.gzip ? pipeline(source, createGzip(), count, res) : pipeline(source, count, res)
+		).then(undefined, () => undefined);
 	};
 }

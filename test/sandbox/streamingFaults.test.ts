@@ -1,10 +1,10 @@
 // The failNext rules whose answer is written over time, each over real HTTP: a body that trickles
-// forever, no headers at all, a gzip bomb. Raw node:http where fetch would hide
+// forever, no headers at all, a gzip bomb, a big honest list. Raw node:http where fetch would hide
 // what is tested (it inflates gzip and reads whole bodies).
 import { type ClientRequest, get, type IncomingMessage } from 'node:http';
 import { createGunzip } from 'node:zlib';
 
-import { adminFetch } from './apiClient';
+import { adminFetch, apiClient } from './apiClient';
 import { startSandbox } from './index';
 import { sandboxPerFile } from './perFile';
 import { HOME_DROPOFF, HOME_PICKUP } from './routeForms';
@@ -201,6 +201,98 @@ describe('gzipBomb', () => {
 	});
 });
 
+describe('bigList', () => {
+	test('50,000 hubs of about 1 kB by default: a 50 MB list that parses whole', async () => {
+		t.sandbox.admin.setFaults({ failNext: [{ kind: 'bigList', path: HUBS }] });
+		const res = await fetch(`${t.sandbox.url}${HUBS}`, {
+			headers: { 'X-SVC-API-Key': t.sandbox.keys.full },
+		});
+		expect(res.status).toBe(200);
+		expect(res.headers.get('content-encoding')).toBeNull();
+		const text = await res.text();
+		expect(text.length).toBeGreaterThan(50_000_000);
+		expect(text.length).toBeLessThan(50_100_000);
+		const hubs = JSON.parse(text);
+		expect(hubs).toHaveLength(50_000);
+		expect(hubs[0]).toEqual({
+			id: 'hub_big_0000001',
+			name: 'Big List Hub 0000001',
+			city: 'Lagos',
+			address: expect.stringMatching(/^Sandbox big list padding/),
+			latitude: 6.5244,
+			longitude: 3.3792,
+			openingHours: 'Mon-Sat 08:00-20:00',
+			active: true,
+		});
+		expect(JSON.stringify(hubs[49_999]).length).toBe(1000);
+		expect(hubs[49_999].id).toBe('hub_big_0050000');
+		expect(logOf(HUBS)).toEqual([
+			{ status: 200, fault: 'bigList', clientClosed: undefined, bytesSent: text.length },
+		]);
+		expect((await t.api.get(HUBS)).body).toHaveLength(4);
+	});
+
+	test('gzip, support case shape; after auth and capability; GETs only', async () => {
+		t.sandbox.admin.setFaults({
+			failNext: [{ kind: 'bigList', records: 2000, recordBytes: 600, gzip: true, path: CASES }],
+		});
+		expect((await apiClient(t.sandbox, null).get(CASES)).status).toBe(401);
+		expect((await apiClient(t.sandbox, t.sandbox.keys.noSupport).get(CASES)).status).toBe(403);
+		const created = await t.api.post(CASES, { title: 'A real case' });
+		expect(created.status).toBe(201);
+
+		const raw = await rawGet(CASES).response;
+		expect(raw.headers['content-encoding']).toBe('gzip');
+		const cases = JSON.parse(
+			await new Promise<string>((resolve, reject) => {
+				const parts: Buffer[] = [];
+				raw
+					.pipe(createGunzip())
+					.on('data', (c: Buffer) => parts.push(c))
+					.on('end', () => resolve(Buffer.concat(parts).toString()))
+					.on('error', reject);
+			}),
+		);
+		expect(cases).toHaveLength(2000);
+		expect(cases[1999]).toMatchObject({ caseId: 'case_big_0002000', status: 'OPEN' });
+		expect(Object.keys(cases[0])).toEqual(
+			Object.keys(created.body).filter((k) => k !== 'timeline'),
+		);
+		const [entry] = t.sandbox.requests({ path: CASES, method: 'GET' }).slice(-1);
+		expect(entry.fault).toBe('bigList');
+		expect(entry.bytesSent).toBeLessThan(JSON.stringify(cases).length / 10);
+		expect((await t.api.get(CASES)).body).toHaveLength(1);
+	});
+
+	test('a support case list in the cursor shape when the sandbox lists cursors', async () => {
+		const sandbox = await startSandbox({ listShape: 'cursor' });
+		try {
+			sandbox.admin.setFaults({ failNext: [{ kind: 'bigList', records: 3, path: CASES }] });
+			const res = await apiClient(sandbox).get(CASES);
+			expect(res.body).toEqual({ items: expect.any(Array), nextCursor: null });
+			expect(res.body.items.map((c: { caseId: string }) => c.caseId)).toEqual([
+				'case_big_0000001',
+				'case_big_0000002',
+				'case_big_0000003',
+			]);
+		} finally {
+			await sandbox.close();
+		}
+	});
+
+	test('a client that leaves mid-list stops the stream', async () => {
+		t.sandbox.admin.setFaults({ failNext: [{ kind: 'bigList', records: 200_000 }] });
+		const { request, response } = rawGet(HUBS);
+		const res = await response;
+		await new Promise((resolve) => res.once('data', resolve));
+		request.destroy();
+		await sleep(200);
+		const [entry] = t.sandbox.requests({ path: HUBS });
+		expect(entry).toMatchObject({ fault: 'bigList', clientClosed: true });
+		expect(entry.bytesSent).toBeLessThan(200_000_000);
+	});
+});
+
 describe('streaming rules over HTTP', () => {
 	test('set through /__admin/faults and listed while pending', async () => {
 		const plan = {
@@ -208,6 +300,7 @@ describe('streaming rules over HTTP', () => {
 				{ kind: 'trickle', intervalMs: 250, status: 200, method: 'GET', path: HUBS },
 				{ kind: 'noHeaders', method: 'POST', path: '/partner-api/bookings' },
 				{ kind: 'gzipBomb', inflatedBytes: 1048576, path: String(/^\/partner-api\/hubs$/) },
+				{ kind: 'bigList', records: 50000, recordBytes: 1000, gzip: true, path: CASES },
 			],
 		};
 		expect((await adminFetch(t.sandbox, 'POST', '/__admin/faults', plan)).status).toBe(200);
@@ -221,6 +314,10 @@ describe('streaming rules over HTTP', () => {
 		[{ kind: 'trickle', status: 99 }, 'failNext.status'],
 		[{ kind: 'gzipBomb', inflatedBytes: 11 }, 'failNext.inflatedBytes'],
 		[{ kind: 'gzipBomb', inflatedBytes: 2 ** 33 }, 'failNext.inflatedBytes'],
+		[{ kind: 'bigList', records: -1 }, 'failNext.records'],
+		[{ kind: 'bigList', recordBytes: 0 }, 'failNext.recordBytes'],
+		[{ kind: 'bigList', gzip: 'yes' }, 'failNext.gzip'],
+		[{ kind: 'bigList', method: 'POST' }, 'failNext.method'],
 	])('refuses %j (400 naming %s)', async (rule, field) => {
 		const res = await adminFetch(t.sandbox, 'POST', '/__admin/faults', { failNext: [rule] });
 		expect([res.status, res.body.field]).toEqual([400, field]);

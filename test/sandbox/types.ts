@@ -62,7 +62,7 @@ export interface RequestLogEntry {
 	fault?: AppliedFault;
 	/**
 	 * The client had closed the connection before the answer was ready (e.g. it timed out), or, for
-	 * an answer written over time (trickle, noHeaders, gzipBomb), before it was complete.
+	 * an answer written over time (trickle, noHeaders, gzipBomb, bigList), before it was complete.
 	 */
 	clientClosed?: true;
 	/** Body bytes written so far by an answer written over time, as sent (compressed when gzip). */
@@ -167,6 +167,20 @@ export interface GzipBombFault extends FaultFilter {
 	inflatedBytes?: number;
 }
 
+/**
+ * A large but honest answer of a GET in place of its handler (after auth, rate limit and
+ * capability): a JSON list of `records` records of the endpoint's shape, each about recordBytes.
+ */
+export interface BigListFault extends FaultFilter {
+	kind: 'bigList';
+	/** Default 50000. */
+	records?: number;
+	/** Default 1000 (50000 records of 1000 bytes: a 50 MB list). */
+	recordBytes?: number;
+	/** Sent with Content-Encoding: gzip; default false. */
+	gzip?: boolean;
+}
+
 export type FaultRule =
 	| StatusFault
 	| RedirectFault
@@ -177,7 +191,8 @@ export type FaultRule =
 	| RefuseFault
 	| TrickleFault
 	| NoHeadersFault
-	| GzipBombFault;
+	| GzipBombFault
+	| BigListFault;
 
 export type FaultKind = NonNullable<FaultRule['kind']>;
 
