@@ -3,6 +3,7 @@ import type { SandboxCore, Settings } from './core';
 import { ApiError, conflict } from './errors';
 import { CURRENCY, HUBS } from './fixtures';
 import type { FaultInjector } from './faults';
+import { MIN_BOMB_BYTES } from './streamingAnswers';
 import {
 	TRIP_STATUSES,
 	TRUCK_STATUSES,
@@ -96,6 +97,10 @@ const RULE_KINDS = [
 	'resetAfterCommit',
 	'slow',
 	'refuse',
+	'trickle',
+	'noHeaders',
+	'gzipBomb',
+	'bigList',
 ];
 const REFUSAL_STATUSES = [400, 403, 404, 422];
 const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
@@ -151,6 +156,34 @@ function validateRule(rule: FaultRule): void {
 		throw badInput('failNext.delayMs', 'A slow rule needs delayMs, a number >= 0.');
 	}
 	if (rule.kind === 'refuse') validateRefusal(rule);
+	validateStreamingRule(rule);
+}
+
+/** Bounds of the faults that write their answer over time; a field out of them is a 400. */
+function validateStreamingRule(rule: FaultRule): void {
+	const whole = (value: unknown, field: string, min: number, max: number) => {
+		if (value !== undefined && !(isWholeNumber(value, min) && (value as number) <= max)) {
+			throw badInput(
+				`failNext.${field}`,
+				`failNext ${field} must be a whole number from ${min} to ${max}.`,
+			);
+		}
+	};
+	if (rule.kind === 'trickle') {
+		whole(rule.intervalMs, 'intervalMs', 1, 60_000);
+		whole(rule.status, 'status', 200, 599);
+	}
+	if (rule.kind === 'gzipBomb') whole(rule.inflatedBytes, 'inflatedBytes', MIN_BOMB_BYTES, 2 ** 32);
+	if (rule.kind === 'bigList') {
+		whole(rule.records, 'records', 0, 1_000_000);
+		whole(rule.recordBytes, 'recordBytes', 1, 1024 * 1024);
+		if (rule.gzip !== undefined && typeof rule.gzip !== 'boolean') {
+			throw badInput('failNext.gzip', 'failNext gzip must be a boolean.');
+		}
+		if (rule.method !== undefined && rule.method.toUpperCase() !== 'GET') {
+			throw badInput('failNext.method', 'A bigList rule answers GETs only.');
+		}
+	}
 }
 
 function validateRefusal(rule: RefuseFault): void {

@@ -1,7 +1,16 @@
-// What an answering fault sends instead of the API: error JSON, a redirect, an HTML page or
-// nothing; and the error JSON a refuse rule answers instead of the handler.
+// What an answering fault sends instead of the API: error JSON, a redirect, an HTML page, nothing,
+// or an answer written over time; and what a refuse or bigList rule answers instead of the handler.
 import { ApiError } from './errors';
-import type { AppliedFault, FaultRule, RefuseFault, RefusalStatus, StatusFault } from './types';
+import { bigList, gzipBomb, noHeaders, trickle, type StreamingWriter } from './streamingAnswers';
+import type {
+	AppliedFault,
+	BigListFault,
+	FaultRule,
+	ListShape,
+	RefuseFault,
+	RefusalStatus,
+	StatusFault,
+} from './types';
 
 export interface FaultAnswer {
 	status: number;
@@ -10,7 +19,17 @@ export interface FaultAnswer {
 	/** Default application/json; charset=utf-8. */
 	contentType?: string;
 	fault: AppliedFault;
+	/** Written over time by this writer instead of status, headers and body at once. */
+	stream?: StreamingWriter;
 }
+
+export const STREAM_DEFAULTS = {
+	trickleIntervalMs: 1000,
+	trickleStatus: 200,
+	bombInflatedBytes: 2 ** 30,
+	bigListRecords: 50_000,
+	bigListRecordBytes: 1000,
+} as const;
 
 const FAULT_CODES: Record<StatusFault['status'], [string, string]> = {
 	500: ['INTERNAL_ERROR', 'Internal server error (injected by the sandbox).'],
@@ -46,6 +65,18 @@ export function statusAnswer(
 	const details = retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter };
 	const error = new ApiError(status, code, message, { injected: true, ...details }, headers);
 	return { status, body: JSON.stringify(error.body), headers: error.headers, fault };
+}
+
+/** What a bigList rule answers in place of a GET's handler: the list, streamed. */
+export function bigListAnswer(rule: BigListFault, path: string, listShape: ListShape): FaultAnswer {
+	const spec = {
+		records: rule.records ?? STREAM_DEFAULTS.bigListRecords,
+		recordBytes: rule.recordBytes ?? STREAM_DEFAULTS.bigListRecordBytes,
+		gzip: rule.gzip ?? false,
+		path,
+		listShape,
+	};
+	return { status: 200, body: '', headers: {}, fault: 'bigList', stream: bigList(spec) };
 }
 
 /** What a refuse rule answers in place of the handler: the error JSON, marked injected. */
@@ -121,6 +152,17 @@ export function answerFor(
 			};
 		case 'empty200':
 			return { status: 200, body: '', headers: {}, fault: 'empty200' };
+		case 'trickle': {
+			const status = rule.status ?? STREAM_DEFAULTS.trickleStatus;
+			const interval = rule.intervalMs ?? STREAM_DEFAULTS.trickleIntervalMs;
+			return { status, body: '', headers: {}, fault: 'trickle', stream: trickle(status, interval) };
+		}
+		case 'noHeaders':
+			return { status: 0, body: '', headers: {}, fault: 'noHeaders', stream: noHeaders };
+		case 'gzipBomb': {
+			const inflated = rule.inflatedBytes ?? STREAM_DEFAULTS.bombInflatedBytes;
+			return { status: 200, body: '', headers: {}, fault: 'gzipBomb', stream: gzipBomb(inflated) };
+		}
 		default:
 			throw new Error(`sandbox: ${rule.kind} does not answer before the API`);
 	}

@@ -1,11 +1,17 @@
 // Injected failures. Deterministic failNext rules act in four phases: answering rules on arrival
-// (before anything else), slow rules just before the handler, refuse rules instead of the handler,
-// reset rules once a 2xx is committed.
+// (before anything else), slow rules just before the handler, refuse and bigList rules instead of
+// the handler, reset rules once a 2xx is committed.
 // Then seeded random rates, the unfiltered dropAfterCommit and the global delay.
-import { answerFor, type FaultAnswer, refusalAnswer, statusAnswer } from './faultAnswers';
+import {
+	answerFor,
+	bigListAnswer,
+	type FaultAnswer,
+	refusalAnswer,
+	statusAnswer,
+} from './faultAnswers';
 import { describePathMatcher, matchesPath } from './paths';
 import { seededRandom } from './rng';
-import type { FaultKind, FaultPlan, FaultRule } from './types';
+import type { FaultKind, FaultPlan, FaultRule, ListShape } from './types';
 
 type Phase = 'arrival' | 'beforeHandler' | 'handler' | 'afterCommit';
 
@@ -15,8 +21,12 @@ const PHASE_OF: Record<FaultKind, Phase> = {
 	html200: 'arrival',
 	html502: 'arrival',
 	empty200: 'arrival',
+	trickle: 'arrival',
+	noHeaders: 'arrival',
+	gzipBomb: 'arrival',
 	slow: 'beforeHandler',
 	refuse: 'handler',
+	bigList: 'handler',
 	resetAfterCommit: 'afterCommit',
 };
 
@@ -60,6 +70,8 @@ export class FaultInjector {
 			(f) =>
 				PHASE_OF[f.kind ?? 'status'] === phase &&
 				(!f.method || f.method.toUpperCase() === req.method) &&
+				// A list is what a GET reads: a POST's answer is stored for replay, a stream is not.
+				(f.kind !== 'bigList' || req.method === 'GET') &&
 				matchesPath(f.path, req.path, req.fullPath),
 		);
 		if (rule && --rule.remaining <= 0) this.rules.splice(this.rules.indexOf(rule), 1);
@@ -85,10 +97,15 @@ export class FaultInjector {
 		return rule?.kind === 'slow' ? rule.delayMs : 0;
 	}
 
-	/** In place of the handler (the key is reserved): the refusal a refuse rule answers, if any. */
-	refuseInHandler(req: FaultTarget): FaultAnswer | undefined {
+	/**
+	 * In place of the handler (the key is reserved): the refusal a refuse rule answers, or the list
+	 * a bigList rule answers (in the support case list's configured shape), if any.
+	 */
+	answerInHandler(req: FaultTarget, listShape: ListShape): FaultAnswer | undefined {
 		const rule = this.take('handler', req);
-		return rule?.kind === 'refuse' ? refusalAnswer(rule) : undefined;
+		if (rule?.kind === 'refuse') return refusalAnswer(rule);
+		if (rule?.kind === 'bigList') return bigListAnswer(rule, req.path, listShape);
+		return undefined;
 	}
 
 	/** After a 2xx, non-replayed answer was committed: whether to reset instead of answering. */

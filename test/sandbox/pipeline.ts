@@ -1,6 +1,6 @@
 // One partner request, in order: answering fault, base path, API key, rate limit, route,
 // capability, Idempotency-Key, body, replay or reservation, delay and slow fault, handler (or a
-// refuse rule in its place), storing the answer for replay, optional reset after commit.
+// refuse or bigList rule in its place), storing the answer for replay, optional reset after commit.
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { authenticate, requireCapability } from './auth';
@@ -8,6 +8,7 @@ import type { SandboxCore } from './core';
 import { ApiError } from './errors';
 import { requestFingerprint } from './idempotency';
 import { matchRoute, type RouteDef } from './router';
+import type { StreamingWriter } from './streamingAnswers';
 import type { AppliedFault } from './types';
 import { isJsonObject, type JsonObject } from './validate/fields';
 
@@ -34,6 +35,8 @@ export interface PartnerResponse {
 	/** Committed, but the socket is destroyed instead of answering. */
 	drop?: boolean;
 	fault?: AppliedFault;
+	/** Written over time by this writer (trickle, noHeaders, gzipBomb, bigList faults). */
+	stream?: StreamingWriter;
 }
 
 export interface PipelineContext {
@@ -196,9 +199,9 @@ async function answer(
 		try {
 			const waitMs = core.faults.delayMs + slowMs;
 			if (waitMs > 0) await sleep(waitMs, undefined, { signal: context.signal });
-			const refusal = core.faults.refuseInHandler(req);
-			if (refusal) {
-				response = refusal;
+			const injected = core.faults.answerInHandler(req, core.settings.listShape);
+			if (injected) {
+				response = injected;
 			} else {
 				const now = Date.now();
 				const org = core.store.orgs[principal.org];

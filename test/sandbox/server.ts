@@ -1,5 +1,6 @@
 // The HTTP server: reads each request whole, sends it to the admin or partner side, logs partner
-// calls, and on close destroys every socket so no handle outlives the sandbox.
+// calls, streams the answers faults write over time, and on close destroys every socket so no
+// handle outlives the sandbox.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -8,13 +9,35 @@ import type { SandboxCore } from './core';
 import { bodyForLog, flatHeaders, listenLocal, readBody, type RunningServer, send } from './http';
 import { handlePartnerRequest, type PartnerResponse } from './pipeline';
 import { PARTNER_ROUTES } from './routes';
-import type { RedirectTarget, SandboxAdmin } from './types';
+import type { StreamingWriter } from './streamingAnswers';
+import type { RedirectTarget, RequestLogEntry, SandboxAdmin } from './types';
 
 export type { RunningServer } from './http';
 
 export const API_BASE = '/api/v1';
 const ADMIN_PREFIX = '/__admin';
 const TOO_LARGE = { code: 'PAYLOAD_TOO_LARGE', message: 'The request body exceeds 1 MB.' };
+
+/**
+ * Hands the response to an answer written over time; its log entry counts the body bytes sent and
+ * notes a client that left before the answer was complete.
+ */
+async function streamAnswer(
+	res: ServerResponse,
+	writer: StreamingWriter,
+	entry: RequestLogEntry,
+	signal: AbortSignal,
+): Promise<void> {
+	entry.bytesSent = 0;
+	res.once('close', () => {
+		if (!res.writableFinished) entry.clientClosed = true;
+	});
+	await writer({
+		res,
+		signal,
+		sent: (bytes) => (entry.bytesSent = (entry.bytesSent ?? 0) + bytes),
+	});
+}
 
 export async function startServer(
 	core: SandboxCore,
@@ -68,12 +91,7 @@ export async function startServer(
 		await hold();
 		if (closing.signal.aborted) return;
 		const clientClosed = req.socket.destroyed;
-		if (answer.drop) {
-			req.socket.destroy();
-		} else if (!clientClosed) {
-			send(res, answer.status, answer.body, answer.headers, answer.contentType);
-		}
-		core.log.add({
+		const entry: RequestLogEntry = {
 			seq,
 			at,
 			method,
@@ -85,7 +103,17 @@ export async function startServer(
 			...(answer.replayed ? { replayed: true } : {}),
 			...(answer.fault ? { fault: answer.fault } : {}),
 			...(clientClosed ? { clientClosed: true } : {}),
-		});
+		};
+		if (answer.drop) {
+			req.socket.destroy();
+		} else if (answer.stream && !clientClosed) {
+			// Logged before it starts: a trickle never ends, and a test reads the log meanwhile.
+			core.log.add(entry);
+			return await streamAnswer(res, answer.stream, entry, closing.signal);
+		} else if (!clientClosed) {
+			send(res, answer.status, answer.body, answer.headers, answer.contentType);
+		}
+		core.log.add(entry);
 	}
 
 	const server = createServer((req, res) => {

@@ -60,8 +60,13 @@ export interface RequestLogEntry {
 	replayed?: boolean;
 	/** Set when an injected fault shaped this answer. */
 	fault?: AppliedFault;
-	/** The client had closed the connection before the answer was ready (e.g. it timed out). */
+	/**
+	 * The client had closed the connection before the answer was ready (e.g. it timed out), or, for
+	 * an answer written over time (trickle, noHeaders, gzipBomb, bigList), before it was complete.
+	 */
 	clientClosed?: true;
+	/** Body bytes written so far by an answer written over time, as sent (compressed when gzip). */
+	bytesSent?: number;
 }
 
 export type PathMatcher = string | RegExp;
@@ -135,6 +140,47 @@ export interface RefuseFault extends FaultFilter {
 	field?: string;
 }
 
+/**
+ * Headers at once, then the JSON body one byte every intervalMs, never ending until the client
+ * goes away (a server or proxy that never finishes its answer), before auth; nothing committed.
+ */
+export interface TrickleFault extends FaultFilter {
+	kind: 'trickle';
+	/** Default 1000. */
+	intervalMs?: number;
+	/** Default 200. */
+	status?: number;
+}
+
+/** No status line, no headers, nothing, until the client goes away; before auth. */
+export interface NoHeadersFault extends FaultFilter {
+	kind: 'noHeaders';
+}
+
+/**
+ * 200 `Content-Encoding: gzip`: about 1 MB that inflates to inflatedBytes of JSON text (a
+ * decompression bomb), before auth; nothing committed.
+ */
+export interface GzipBombFault extends FaultFilter {
+	kind: 'gzipBomb';
+	/** Default 1 GiB (1073741824). */
+	inflatedBytes?: number;
+}
+
+/**
+ * A large but honest answer of a GET in place of its handler (after auth, rate limit and
+ * capability): a JSON list of `records` records of the endpoint's shape, each about recordBytes.
+ */
+export interface BigListFault extends FaultFilter {
+	kind: 'bigList';
+	/** Default 50000. */
+	records?: number;
+	/** Default 1000 (50000 records of 1000 bytes: a 50 MB list). */
+	recordBytes?: number;
+	/** Sent with Content-Encoding: gzip; default false. */
+	gzip?: boolean;
+}
+
 export type FaultRule =
 	| StatusFault
 	| RedirectFault
@@ -142,7 +188,11 @@ export type FaultRule =
 	| Empty200Fault
 	| ResetAfterCommitFault
 	| SlowFault
-	| RefuseFault;
+	| RefuseFault
+	| TrickleFault
+	| NoHeadersFault
+	| GzipBombFault
+	| BigListFault;
 
 export type FaultKind = NonNullable<FaultRule['kind']>;
 
