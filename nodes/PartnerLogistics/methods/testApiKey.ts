@@ -5,7 +5,7 @@ import type {
 } from 'n8n-workflow';
 
 import {
-	CREDENTIAL_TEST_TIMEOUT_MS,
+	EDITOR_TIMEOUT_MS,
 	credentialTestSession,
 	describeFaultCode,
 	describeRedirect,
@@ -40,13 +40,17 @@ export async function testApiKey(
 	}
 }
 
-/** What an answer other than the list of hubs says about the credential, in the dialog's words. */
-export function testAnswer(failure: Failure): string {
+/**
+ * What an answer other than the list of hubs says about the credential, in the dialog's words;
+ * nothing where the pipeline's own words serve (an answer too large).
+ */
+export function testAnswer(failure: Failure): string | undefined {
+	if (failure.kind === 'fault' && failure.code === 'E_ANSWER_TOO_LARGE') return undefined;
 	if (failure.kind === 'fault') {
 		const advice = isUnreachable(failure.code)
 			? "Check the credential's Base URL and that this n8n can reach it."
 			: 'Try the test again; if it keeps failing, check the Base URL.';
-		return `${describeFaultCode(failure.code, CREDENTIAL_TEST_TIMEOUT_MS)} (${failure.code}). ${advice}`;
+		return `${describeFaultCode(failure.code, EDITOR_TIMEOUT_MS)} (${failure.code}). ${advice}`;
 	}
 	const { status, body, headers } = failure.response;
 	if (failure.kind === 'unexpected') {

@@ -1,3 +1,6 @@
+import { MAX_ANSWER_BYTES } from './answer';
+import { TIMEOUT_FAULTS } from './retry';
+
 /** What the user reads when a request fails: what happened and what to do, and the evidence. */
 export interface ApiErrorText {
 	message: string;
@@ -153,7 +156,7 @@ export function describeUnexpectedBody(
 export function describeFault(
 	code: string,
 	retries: number,
-	options: { timeoutMs: number; mutating: boolean },
+	options: { timeoutMs: number; mutating: boolean; bytes?: number },
 ): ApiErrorText {
 	const what = describeFaultCode(code, options.timeoutMs);
 	const tried = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
@@ -161,6 +164,7 @@ export function describeFault(
 	if (isUnreachable(code)) {
 		return { message: `${what}${tried}. Check the credential's Base URL.`, description: fault };
 	}
+	if (code === 'E_ANSWER_TOO_LARGE') return describeTooLarge(options);
 	if (!options.mutating) {
 		return {
 			message: `${what}${tried}. Try again later, or raise the Timeout under the node Settings › Request Options.`,
@@ -173,16 +177,32 @@ export function describeFault(
 	};
 }
 
-/** What a connection fault was, in words. */
-export function describeFaultCode(code: string, timeoutMs: number): string {
-	return isTimeout(code)
-		? `No answer from the API within ${Math.round(timeoutMs / 1000)} s (timeout)`
-		: isUnreachable(code)
-			? 'Could not connect to the API'
-			: 'The connection to the API broke before it answered';
+/**
+ * An answer past MAX_ANSWER_BYTES once decompressed: no real answer of this API comes near it, so
+ * it is a compressed answer inflating without end, or not the API. Trying again gets it again.
+ */
+function describeTooLarge({ bytes = 0, mutating }: { bytes?: number; mutating: boolean }) {
+	const processed = mutating
+		? ' The API may have processed the request: running it again resends the same Idempotency-Key, so nothing is booked or paid twice.'
+		: '';
+	return {
+		message: `The API's answer grew past the ${MAX_ANSWER_BYTES / 1048576} MiB an answer may hold (more than ${bytes.toLocaleString('en-US')} bytes once decompressed), so the node stopped reading it. Check that the credential's Base URL points at the Partner Logistics API.`,
+		description: `No answer of this API comes near that size: its largest are lists of records of about a kilobyte. A compressed answer that inflates without end, or a server that is not the API, answers like this.${processed} Connection fault: E_ANSWER_TOO_LARGE`,
+	};
 }
 
-const isTimeout = (code: string) => ['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT'].includes(code);
+/** What a connection fault was, in words. */
+export function describeFaultCode(code: string, timeoutMs: number): string {
+	const seconds = Math.round(timeoutMs / 1000);
+	return code === 'E_ANSWER_STALLED'
+		? `The API started answering and then stopped sending: no whole answer within ${seconds} s (timeout)`
+		: TIMEOUT_FAULTS.includes(code)
+			? `No answer from the API within ${seconds} s (timeout)`
+			: isUnreachable(code)
+				? 'Could not connect to the API'
+				: 'The connection to the API broke before it answered';
+}
+
 export const isUnreachable = (code: string) => ['ECONNREFUSED', 'ENOTFOUND'].includes(code);
 
 /**

@@ -27,7 +27,7 @@ export type { Failure, ItemRequest } from './send';
 export { readListPage, readRecords } from './response';
 export { describeFaultCode, describeRedirect, evidence, isUnreachable } from './errors';
 export { optionsDescription, requestOptionsDescription } from './options';
-export { CREDENTIAL_TEST_TIMEOUT_MS, type RunSettings } from './settings';
+export { EDITOR_TIMEOUT_MS, type RunSettings } from './settings';
 
 /** What a session's errors say besides the status: the words before them, a 403's capability. */
 export type Wording = Pick<Sending, 'prefix' | 'capability'>;

@@ -2,20 +2,21 @@
 export const BUSY_STATUSES = [429, 503];
 /** Gateway failures: the request may or may not have reached the API. */
 export const GATEWAY_STATUSES = [502, 504];
-/**
- * Connection faults worth another try: the connection broke or timed out, so the API may have
- * committed the request; the same Idempotency-Key makes the retry safe. A refused connection or an
- * unknown host is a configuration problem and is not retried.
- */
-export const TRANSIENT_FAULTS = [
-	'ECONNRESET',
-	'EPIPE',
+/** Faults of an answer that did not come, or not whole, within n8n's Timeout. */
+export const TIMEOUT_FAULTS = [
 	'ETIMEDOUT',
 	'ECONNABORTED',
 	'ESOCKETTIMEDOUT',
-	'EAI_AGAIN',
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
+	'E_ANSWER_STALLED',
 ];
+/**
+ * Connection faults worth another try: the connection broke or timed out, so the API may have
+ * committed the request; the same Idempotency-Key makes the retry safe. A refused connection or an
+ * unknown host is a configuration problem, and an answer too large would be as large again: not
+ * retried.
+ */
+export const TRANSIENT_FAULTS = ['ECONNRESET', 'EPIPE', 'EAI_AGAIN', ...TIMEOUT_FAULTS];
 
 /** The longest wait we accept from Retry-After before giving up and telling the user. */
 export const MAX_RETRY_DELAY_MS = 60_000;
@@ -31,6 +32,8 @@ export interface RetryBudget {
 	maxRetries: number;
 	/** Retries of connection faults, timeouts, 502 and 504. */
 	faultRetries: number;
+	/** False: an attempt that ran out of time is not tried again (a poll: the next poll is its retry). */
+	retryTimeouts?: boolean;
 	/** The longest a request waits for its retries in all (an agent's tool call); else per wait, a minute. */
 	patienceMs?: number;
 }
@@ -79,7 +82,8 @@ export function decideRetry(
 	// under the same Idempotency-Key: wait for it like a fault. Any other 409 is a real conflict.
 	const transient =
 		attempt.kind === 'fault'
-			? TRANSIENT_FAULTS.includes(attempt.code)
+			? TRANSIENT_FAULTS.includes(attempt.code) &&
+				(budget.retryTimeouts !== false || !TIMEOUT_FAULTS.includes(attempt.code))
 			: GATEWAY_STATUSES.includes(attempt.status) || (attempt.status === 409 && !!state.faulted);
 	if (!transient) return { retry: false, reason: 'not-retryable' };
 	const delayMs = backoff(500, state.faultRetries) + jitter;

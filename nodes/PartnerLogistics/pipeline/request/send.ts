@@ -71,7 +71,7 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 			throw cancelled(run);
 		}
 		if (!start) throw apiError(run, undefined, tooLongToWait(run, pacer.blockedUntil));
-		const exchange = await sendApiRequest(run.send, settings.transport, request);
+		const exchange = await sendApiRequest(run.send, settings.transport, request, signal);
 		const response = 'response' in exchange ? exchange.response : undefined;
 		const decision =
 			response && response.status < 300 ? undefined : retries.next(attempt(exchange));
@@ -128,6 +128,7 @@ function failureText(
 			describeFault(exchange.fault, retries, {
 				timeoutMs: settings.transport.timeoutMs,
 				mutating: run.mutating,
+				bytes: exchange.bytes,
 			}),
 		);
 	}

@@ -94,13 +94,18 @@ function isToolCall(context: IExecuteFunctions): boolean {
 	);
 }
 
-/** The same settings for a polling trigger, which has parameters but no items. */
+/**
+ * The same settings for a polling trigger, which has parameters but no items. A read that ran out
+ * of time is not tried again: the next poll reads it, so one ID whose answer hangs never holds the
+ * others, nor the next Poll Time, for more than one Timeout.
+ */
 export async function readPollSettings(context: IPollFunctions): Promise<RunSettings> {
-	return await runSettingsFrom({
+	const settings = await runSettingsFrom({
 		node: context.getNode(),
 		read: (name, fallback) => context.getNodeParameter(name, fallback),
 		credentials: async () => await context.getCredentials(CREDENTIAL_TYPE),
 	});
+	return { ...settings, budget: { ...settings.budget, retryTimeouts: false } };
 }
 
 async function runSettingsFrom({
@@ -144,12 +149,13 @@ async function runSettingsFrom({
 	};
 }
 
-/** How long the credential's Test button waits for the API: a user is looking at the dialog. */
-export const CREDENTIAL_TEST_TIMEOUT_MS = 15_000;
+/** How long the editor waits for the API: a user is looking at a dropdown or a dialog. */
+export const EDITOR_TIMEOUT_MS = 15_000;
 
 /**
- * The settings of a request made outside a node run, one at a time: the hub picker in the editor
- * (the Options' defaults), or the credential's Test button (no retries, a shorter timeout).
+ * The settings of a request made in the editor, one at a time, each within EDITOR_TIMEOUT_MS and
+ * an answer that ran out of time not tried again: the hub picker (else the Options' defaults), or
+ * the credential's Test button (no retries).
  */
 export function editorSettings(
 	credentials: ICredentialDataDecryptedObject,
@@ -158,11 +164,13 @@ export function editorSettings(
 	const test = use === 'credentialTest';
 	const fallback = (name: NumberOption) => (test ? 0 : declared(name).fallback);
 	return {
-		budget: { maxRetries: fallback('maxRetries'), faultRetries: fallback('faultRetries') },
+		budget: {
+			maxRetries: fallback('maxRetries'),
+			faultRetries: fallback('faultRetries'),
+			retryTimeouts: false,
+		},
 		pacer: { concurrency: 1, maxPerSecond: fallback('maxRequestsPerSecond') },
-		transport: transportOf(credentials, {
-			timeoutMs: test ? CREDENTIAL_TEST_TIMEOUT_MS : DEFAULT_TIMEOUT_MS,
-		}),
+		transport: transportOf(credentials, { timeoutMs: EDITOR_TIMEOUT_MS }),
 		secrets: secretsOf(credentials),
 	};
 }

@@ -11,6 +11,7 @@ import type {
 } from 'n8n-workflow';
 
 import { PartnerLogisticsApi } from '../../../../credentials/PartnerLogisticsApi.credentials';
+import { AnswerTooLarge, attemptSignal, readBody } from './answer';
 
 export const CREDENTIAL_TYPE = 'partnerLogisticsApi';
 
@@ -43,8 +44,12 @@ export interface Transport {
 	skipSslCertificateValidation: boolean;
 }
 
-/** An answer, or a connection that broke, timed out or was never made (`fault`: its code). */
-export type Exchange = { response: ApiResponse } | { fault: string };
+/**
+ * An answer, or a connection that broke, timed out or was never made (`fault`: its code; our own
+ * E_ANSWER_STALLED when the answer started but did not end in time, E_ANSWER_TOO_LARGE when it
+ * grew past the bound, with how many bytes had arrived).
+ */
+export type Exchange = { response: ApiResponse } | { fault: string; bytes?: number };
 
 /**
  * The transport for a credential: a run passes n8n's Request Options and the node's credential
@@ -71,21 +76,29 @@ export function transportOf(
 	};
 }
 
+/** An answer whose body is a stream; n8n's legacy helper also hands over its request. */
+export type SentResponse = IN8nHttpFullResponse & { request?: { destroy(): void } };
+
 /** How one request leaves n8n; the answer comes back whatever its status, never redirected. */
-export type Sender = (options: IHttpRequestOptions) => Promise<IN8nHttpFullResponse>;
+export type Sender = (options: IHttpRequestOptions) => Promise<SentResponse>;
 
 /**
- * The sender of a node run, a poll and the hub picker: n8n's own helper with the credential's
- * `authenticate` (the API key header), the credential decrypted once per run.
+ * The sender of a node run, a poll and the hub picker: n8n's `httpRequest` with the credential's
+ * own `authenticate` (the API key header), the credential decrypted once per run. Not
+ * `httpRequestWithAuthentication`: in a node run it puts the execution's cancel signal in place of
+ * an attempt's (n8n-core authentication.js), and in n8n 2.x the socket of an answer gone quiet
+ * after its headers would then stay open after the attempt gave up on it.
  */
 export function authenticatedSender(
 	context: IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions,
 	transport: Transport,
 ): Sender {
+	const credential = new PartnerLogisticsApi();
+	const data = transport.credentials.data ?? {};
 	return async (options) =>
-		(await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options, {
-			credentialsDecrypted: transport.credentials,
-		})) as IN8nHttpFullResponse;
+		(await context.helpers.httpRequest(
+			await credential.authenticate(data, options),
+		)) as SentResponse;
 }
 
 /**
@@ -112,34 +125,44 @@ export function credentialTestSender(
 			followAllRedirects: false,
 			sendCredentialsOnCrossOriginRedirect: false,
 			timeout: options.timeout,
-		})) as IN8nHttpFullResponse;
+			// The body as a stream. This helper takes no signal: the transport ends an answer that
+			// is late or too large by leaving the stream and destroying the request.
+			useStream: true,
+		})) as SentResponse;
 	};
 }
 
 /**
  * Sends one request. Redirects are not followed (the key must not travel), statuses do not throw
- * (the caller explains them), and the body arrives as text so a 2xx that is not JSON can be told
- * apart. The execution's cancel signal aborts it.
+ * (the caller explains them), and the body is read here, as text, so a 2xx that is not JSON can
+ * be told apart: within n8n's Timeout for the whole answer, and within MAX_ANSWER_BYTES. The
+ * execution's cancel signal (`cancel`, a node run's) stops it at once.
  */
 export async function sendApiRequest(
 	send: Sender,
 	transport: Transport,
 	request: ApiRequest,
+	cancel?: AbortSignal,
 ): Promise<Exchange> {
-	const options = requestOptions(transport, request);
-	let response: IN8nHttpFullResponse;
+	const attempt = attemptSignal(transport.timeoutMs, cancel);
+	let response: SentResponse | undefined;
 	try {
-		response = await send(options);
+		response = await send({ ...requestOptions(transport, request), abortSignal: attempt.signal });
+		const body = await readBody(response.body, attempt.signal);
+		const headers = lowerCaseHeaders(response.headers);
+		return { response: { status: response.statusCode, headers, body } };
 	} catch (error) {
+		// The legacy helper's socket, whatever state its stream is in.
+		response?.request?.destroy();
+		if (error instanceof AnswerTooLarge) return { fault: 'E_ANSWER_TOO_LARGE', bytes: error.bytes };
+		if (attempt.cancelled()) return { fault: 'ERR_CANCELED' };
+		// Our deadline: before the headers no answer came, after them it stopped coming. (axios
+		// reports either as "canceled", a word n8n reads as a cancelled execution.)
+		if (attempt.signal.aborted) return { fault: response ? 'E_ANSWER_STALLED' : 'ETIMEDOUT' };
 		return { fault: faultCode(error) };
+	} finally {
+		attempt.release();
 	}
-	return {
-		response: {
-			status: response.statusCode,
-			headers: lowerCaseHeaders(response.headers),
-			body: typeof response.body === 'string' ? response.body : bodyText(response.body),
-		},
-	};
 }
 
 /** How a request leaves n8n: one description for the request sent and the request previewed. */
@@ -154,12 +177,13 @@ function requestOptions(transport: Transport, request: ApiRequest): IHttpRequest
 		headers,
 		// A string, so an empty object is still sent as {} (n8n drops empty object bodies).
 		body: request.body === undefined ? undefined : JSON.stringify(request.body),
-		encoding: 'text',
+		encoding: 'stream',
 		json: false,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
 		sendCredentialsOnCrossOriginRedirect: false,
+		// axios' own timer: connecting and the headers; the whole answer is sendApiRequest's.
 		timeout: transport.timeoutMs,
 		proxy: transport.proxy,
 		skipSslCertificateValidation: transport.skipSslCertificateValidation,
@@ -228,10 +252,4 @@ function lowerCaseHeaders(headers: unknown): Record<string, string | undefined> 
 		result[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
 	}
 	return result;
-}
-
-function bodyText(body: unknown): string {
-	if (body === undefined || body === null) return '';
-	if (Buffer.isBuffer(body)) return body.toString('utf8');
-	return JSON.stringify(body);
 }
