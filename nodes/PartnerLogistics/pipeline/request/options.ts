@@ -150,7 +150,7 @@ export const requestOptionsDescription: INodeProperties = {
 			typeOptions: { minValue: 1 },
 			default: 10000,
 			description:
-				'Time in ms to wait for the server to send response headers (and start the response body) before aborting the request',
+				'Time in ms to wait for the whole answer (status, headers and body) before aborting the request',
 		},
 	],
 };
