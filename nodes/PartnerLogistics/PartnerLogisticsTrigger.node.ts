@@ -26,15 +26,14 @@ export class PartnerLogisticsTrigger implements INodeType {
 			dark: 'file:../../icons/partnerLogistics.dark.svg',
 		},
 		group: ['trigger'],
-		// 1.1 behaves as 1. n8n 2.41 evaluates the Webhook node v1's binaryData option, through an
-		// expression isolate, on every delivery to any webhook trigger at typeVersion 1; from 1.1 on
-		// it does not, which measured ~10% of n8n's CPU per delivery (bench/trigger.ts).
+		// 1.1 behaves as 1, but n8n 2.41 evaluates the Webhook node v1's binaryData option (in an
+		// expression isolate) on each delivery to a typeVersion 1 trigger: ~10% of n8n's CPU per
+		// delivery (bench/trigger.ts).
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: '={{$parameter["events"] ? "Events: " + $parameter["events"] : "All events"}}',
-		// n8n's node panel merges this trigger with the Partner Logistics node under one entry and shows
-		// the trigger's description for the whole package (editor-ui useActionsGeneration): it
-		// describes the package; the trigger's own action reads "On new Partner Logistics event".
+		// Describes the package: n8n's node panel shows it for both nodes' one entry (editor-ui
+		// useActionsGeneration); the trigger's own action reads "On new Partner Logistics event".
 		description:
 			'Quote, book, pay and track Partner Logistics deliveries; start workflows on signed events',
 		defaults: { name: 'Partner Logistics Trigger' },
@@ -55,21 +54,17 @@ export class PartnerLogisticsTrigger implements INodeType {
 
 	methods = { credentialTest: { testApiKey } };
 
-	// The spec has no endpoint to register webhook destinations: the URL is pasted into the partner
-	// portal by hand, so n8n has nothing to create or delete remotely. n8n calls checkExists when
-	// the workflow is published and when "Listen for test event" starts; it checks the settings and
-	// secret there so a trigger that could verify nothing fails to start with a message, rather
-	// than refusing every delivery later. Returning true means "registered" (by the user), so n8n
-	// skips create; create repeats the check should n8n ever call it; delete has nothing to remove.
+	// The spec has no endpoint to register webhooks (the URL is pasted into the partner portal):
+	// nothing to create or delete remotely. checkExists, called on publishing and when "Listen for
+	// test event" starts, checks settings and secret, so a trigger that could verify nothing fails
+	// to start rather than refuse every delivery; true ("registered" by the user) skips create.
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				await loadConfiguration(this);
-				return true;
+				return await checkConfiguration(this);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				await loadConfiguration(this);
-				return true;
+				return await checkConfiguration(this);
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
 				return true;
@@ -108,7 +103,6 @@ export class PartnerLogisticsTrigger implements INodeType {
 	}
 }
 
-/** The credential's secrets, kept as derived keys for every trigger of this n8n process. */
 const secretCache = new SecretCache();
 
 function readSettings(context: IHookFunctions | IWebhookFunctions) {
@@ -138,12 +132,13 @@ async function readDelivery(context: IWebhookFunctions): Promise<Delivery> {
 }
 
 /** Publishing and "Listen for test event" fail with the problem, read afresh. */
-async function loadConfiguration(context: IHookFunctions) {
+async function checkConfiguration(context: IHookFunctions): Promise<boolean> {
 	const configured = readSettings(context);
 	if (!configured.ok) throw new NodeOperationError(context.getNode(), configured.problem);
 	const credential = credentialOf(context, configured.settings.signatureScheme);
 	const keys = await secretCache.keys(credential, 'fresh');
 	if (!keys.ok) throw new NodeOperationError(context.getNode(), keys.problem);
+	return true;
 }
 
 /** "Listen for test event" in the editor, rather than a published workflow. */
@@ -152,9 +147,8 @@ function isTestEvent(context: IWebhookFunctions): boolean {
 }
 
 /**
- * Redeliveries are recognised per trigger in this process's memory (webhook/dedupe.ts). Workflow
- * static data is not used: n8n 2.41.1 does not save a webhook trigger's static data after a
- * delivery that starts an execution (measured).
+ * Redeliveries are recognised per trigger in this process's memory (webhook/dedupe.ts), not in
+ * static data: n8n 2.41.1 does not save it after a delivery that starts an execution (measured).
  */
 function triggerScope(context: IWebhookFunctions): string {
 	return `${context.getWorkflow().id}/${context.getNode().id}`;
@@ -165,9 +159,8 @@ function where(context: IWebhookFunctions) {
 }
 
 /**
- * A delivery the trigger could not check because of its own configuration: nothing runs, the
- * sender gets a 503, the log says what is wrong. While listening for a test event, the editor
- * shows it.
+ * A delivery the trigger's own configuration leaves it unable to check: nothing runs, the sender
+ * gets a 503 and the log (or, listening for a test event, the editor) says what is wrong.
  */
 function misconfigured(context: IWebhookFunctions, problem: string): IWebhookResponseData {
 	if (isTestEvent(context)) throw new NodeOperationError(context.getNode(), problem);
@@ -176,10 +169,9 @@ function misconfigured(context: IWebhookFunctions, problem: string): IWebhookRes
 }
 
 /**
- * A refused delivery: nothing runs, the reason goes to n8n's log at info level (never a header
- * value, the body or a secret). While the editor listens for a test event, the refusal is thrown
- * instead: n8n then shows it on the trigger, runs nothing after it and stops listening, and the
- * sender gets n8n's generic 500.
+ * A refused delivery: nothing runs, the reason goes to n8n's log at info level (never a header,
+ * the body or a secret). Listening for a test event it is thrown: n8n shows it on the trigger, runs
+ * nothing after it and stops listening, and the sender gets n8n's generic 500.
  */
 function refuse(context: IWebhookFunctions, reason: RefusalReason): IWebhookResponseData {
 	const { status, what, check } = REFUSALS[reason];

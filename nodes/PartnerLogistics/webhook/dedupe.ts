@@ -6,18 +6,14 @@ export const MAX_REMEMBERED_EVENTS = 10_000;
 /** Triggers whose event ids are remembered; past it the trigger that received least lately goes. */
 const MAX_TRIGGERS = 1_000;
 
-/**
- * The id a delivery is deduplicated by: its event id, or else a digest of its body, so an
- * identical redelivery of an event without an id still starts one execution only.
- */
+/** Its event id, or else a digest of its body: a redelivery without an id is still one event. */
 export function deliveryKey(eventId: string | null, rawBody: Buffer): string {
 	return eventId ?? `sha256:${createHash('sha256').update(rawBody).digest('base64')}`;
 }
 
 /**
- * Until when (ms) a delivery's id is remembered: the configured hours, since senders retry for
- * days with a fresh timestamp each time; and never less than a replay of this very delivery could
- * still pass the timestamp check (its timestamp, or now if later or absent, plus the tolerance).
+ * Until when (ms) a delivery's id is remembered: the configured hours (senders retry for days, each
+ * time freshly timestamped), never less than a replay of it could still pass the timestamp check.
  */
 export function rememberUntil(
 	timestampMs: number | undefined,
@@ -29,10 +25,8 @@ export function rememberUntil(
 }
 
 /**
- * Event ids seen by this process, per trigger (`scope`), at most `max` each with the oldest
- * dropped first. `claim` checks and records in one synchronous step, so of any number of
- * concurrent or repeated deliveries of one event, exactly one gets `true`. Memory only: an n8n
- * restart forgets, and other n8n processes have their own.
+ * Event ids seen by this process per trigger (`scope`), at most `max` each, oldest dropped first.
+ * Memory only: a restart forgets, and other n8n processes have their own.
  */
 export class EventIdMemory {
 	private readonly scopes = processMap<Map<string, number>>('webhook event ids, by trigger', {
@@ -41,7 +35,10 @@ export class EventIdMemory {
 
 	constructor(private readonly max = MAX_REMEMBERED_EVENTS) {}
 
-	/** Records `id` until `until` and returns true, or returns false while an earlier record holds. */
+	/**
+	 * Records `id` until `until` and returns true, or false while an earlier record holds. One
+	 * synchronous step: of any number of concurrent copies of an event, exactly one gets true.
+	 */
 	claim(scope: string, id: string, until: number, now: number): boolean {
 		const seen = this.scopes.use(scope, () => new Map<string, number>());
 		const held = seen.get(id);
@@ -56,7 +53,6 @@ export class EventIdMemory {
 		return true;
 	}
 
-	/** How many ids are recorded for `scope`. */
 	size(scope: string): number {
 		return this.scopes.get(scope)?.size ?? 0;
 	}
@@ -64,11 +60,7 @@ export class EventIdMemory {
 
 export const eventIdMemory = new EventIdMemory();
 
-/**
- * Whether a verified delivery repeats an event this trigger (`scope`) still remembers; if not,
- * the event is recorded now. Check and record are one synchronous step, so of any number of
- * concurrent copies of one event exactly one is not a redelivery.
- */
+/** Whether a verified delivery repeats an event `scope` still remembers; if not, records it. */
 export function isRedelivery(
 	scope: string,
 	eventId: string | null,

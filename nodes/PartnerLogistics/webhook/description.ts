@@ -125,7 +125,6 @@ export const optionFields: INodeProperties[] = [
 	},
 ];
 
-/** The trigger's parameters: the notice where its URL goes, the scheme, the events, the options. */
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
@@ -201,8 +200,8 @@ export const triggerProperties: INodeProperties[] = [
 export const deliveryWebhook: IWebhookDescription = {
 	name: 'default',
 	httpMethod: 'POST',
-	// Answer at once: the sender's timeout never depends on how long the workflow runs. An empty
-	// 200 (without noData n8n 2.41 sends the literal text "firstEntryJson").
+	// At once, so the sender never times out on the workflow; an empty 200 (n8n 2.41 would else
+	// send the literal text "firstEntryJson").
 	responseMode: 'onReceived',
 	responseData: 'noData',
 	path: 'partner-logistics',

@@ -10,10 +10,7 @@ export type ParsedBody =
 
 /** What the trigger emits for one accepted delivery. */
 export interface EventItem {
-	/**
-	 * `webhook-id` for Standard Webhooks, else the Event ID Field of a payload that is an object;
-	 * null when there is none.
-	 */
+	/** `webhook-id` for Standard Webhooks, else the payload object's Event ID Field, else null. */
 	id: string | null;
 	/** The payload's Event Type Field, else the Event Type Header; null when neither has one. */
 	type: string | null;
@@ -25,9 +22,9 @@ export interface EventItem {
 }
 
 /**
- * Parses the verified raw bytes, not n8n's parsed body, so the event is exactly what was signed.
- * Any JSON value is an event, whatever its shape: the sender signed it, and a refusal would only
- * make it retry for days. A body declared as anything but JSON is refused even if it parses.
+ * Parses the verified raw bytes, not n8n's parsed body: the event is exactly what was signed. Any
+ * JSON value is an event (a refusal only makes the sender retry for days); a body declared as
+ * anything but JSON is refused even if it parses.
  */
 export function parseEventBody(rawBody: Buffer, contentType: string | undefined): ParsedBody {
 	if (!isJsonContentType(contentType)) return { ok: false, reason: 'not-json-content-type' };
@@ -69,10 +66,7 @@ export function eventItem(
 	};
 }
 
-/**
- * The payload's type field wherever the payload has it, even when it is not a usable value; the
- * header (when one is configured, read case-insensitively) only for a payload without that field.
- */
+/** The payload's type field whenever present, even if unusable; else the header, if configured. */
 function eventType(
 	event: JsonValue,
 	settings: Pick<TriggerSettings, 'eventTypeField' | 'eventTypeHeader'>,

@@ -13,10 +13,7 @@ export const SENDER_MESSAGES = {
 	503: 'The receiver of these events is not configured correctly',
 } as const;
 
-/**
- * Each refusal's status, and what it means and what to check, for the n8n log and the editor:
- * 401 when the signature does not hold, 400 for a verified body that is not JSON.
- */
+/** Each refusal's status (401: signature; 400: a verified body not JSON) and words for the log. */
 export const REFUSALS: Record<RefusalReason, { status: 400 | 401; what: string; check: string }> = {
 	'no-secret': {
 		status: 401,

@@ -21,11 +21,7 @@ export interface TriggerCredential {
 	read(): Promise<SigningSecrets>;
 }
 
-/**
- * Why keys are wanted. A delivery reuses keys up to a minute old; after a signature mismatch they
- * may be 5 s old; a test event and publishing read the credential as it is now, since the user
- * may have just edited it.
- */
+/** Why keys are wanted; `fresh` (a test event, publishing): the user may have just edited it. */
 export type KeysWanted = 'delivery' | 'mismatch' | 'fresh';
 
 /** How long a delivery reuses the keys read from the credential: an edit applies within this. */
@@ -37,10 +33,9 @@ const NO_SECRET =
 	'The Partner Logistics API credential has no Webhook Signing Secret. Paste the secret the partner portal shows for this webhook, or set Signature Scheme to None (not recommended).';
 
 /**
- * The keys of the credential's secrets, current first. A scheme that signs needs a current secret
- * that yields a key; anything else is a configuration problem for the user, never a silent pass.
- * Surrounding whitespace from a copy and paste is dropped. Messages name the credential field,
- * never its value.
+ * The keys of the credential's secrets (trimmed of copy-and-paste whitespace), current first. A
+ * scheme that signs needs a current secret that yields a key: else a problem naming the field
+ * (never its value), never a silent pass.
  */
 export function credentialKeys(
 	scheme: SignatureScheme,
@@ -65,11 +60,9 @@ function trimmed(value: unknown): string {
 }
 
 /**
- * The one place the trigger remembers a credential's secrets, held as the keys derived from them,
- * per credential and scheme, in this n8n process: a delivery costs neither a credential-store read
- * nor a key derivation. A secret that yields no key is remembered too, so a broken credential does
- * not cost a read per delivery, but only for KEYS_REREAD_AFTER_MS: the user is probably fixing it.
- * A credential that could not be read is not remembered.
+ * A credential's secrets as derived keys, per credential and scheme, in this process: a delivery
+ * costs no credential-store read nor key derivation. A broken secret is remembered for
+ * KEYS_REREAD_AFTER_MS only (the user is probably fixing it); an unreadable credential not at all.
  */
 export class SecretCache {
 	private readonly entries: ProcessMap<{ keys: CredentialKeys; readAt: number }>;
@@ -98,14 +91,13 @@ export class SecretCache {
 			};
 		}
 		const keys = credentialKeys(credential.scheme, secrets);
-		if (id !== undefined) this.remember(id, keys, now);
+		if (id !== undefined) this.entries.set(id, { keys, readAt: now });
 		return keys;
 	}
 
 	/**
-	 * Verifies with `keys`, which this cache gave. A signature that does not match reads the
-	 * credential again (at most every KEYS_REREAD_AFTER_MS) and, if that gave other keys, verifies
-	 * once more: the user may have just saved a new secret. A problem the new read finds is returned.
+	 * Verifies with `keys`, which this cache gave. A mismatch reads the credential again (at most
+	 * every KEYS_REREAD_AFTER_MS) and verifies with any new keys: a new secret may just be saved.
 	 */
 	async verify(
 		credential: TriggerCredential,
@@ -117,10 +109,6 @@ export class SecretCache {
 		const reread = await this.keys(credential, 'mismatch');
 		if (reread === keys) return verification;
 		return reread.ok ? check(reread.keys) : reread;
-	}
-
-	private remember(id: string, keys: CredentialKeys, now: number): void {
-		this.entries.set(id, { keys, readAt: now });
 	}
 }
 

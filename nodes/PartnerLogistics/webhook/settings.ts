@@ -5,7 +5,7 @@ export type { SignatureScheme };
 export type HmacAlgorithm = 'sha256' | 'sha512';
 export type HmacEncoding = 'hex' | 'base64';
 
-/** The trigger's `options` collection. Its defaults are the ones the node description shows. */
+/** The trigger's `options` collection. */
 export interface TriggerOptions {
 	toleranceSeconds: number;
 	rememberEventIdsHours: number;
@@ -43,6 +43,8 @@ const ALLOWED = {
 	hmacEncoding: ['hex', 'base64'],
 } as const;
 
+const NOT_EMPTY = ['stripeHeaderName', 'hmacHeaderName', 'eventTypeField', 'eventIdField'] as const;
+
 /** An HTTP header name (RFC 9110 token), or nothing. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]*$/;
 
@@ -70,12 +72,7 @@ export function resolveSettings(
 	if (!Number.isFinite(hours) || hours < 0) {
 		return { ok: false, problem: 'rememberEventIdsHours must be a number of hours, 0 or more' };
 	}
-	for (const name of [
-		'stripeHeaderName',
-		'hmacHeaderName',
-		'eventTypeField',
-		'eventIdField',
-	] as const) {
+	for (const name of NOT_EMPTY) {
 		if (typeof merged[name] !== 'string' || merged[name].trim() === '') {
 			return { ok: false, problem: `${name} must not be empty` };
 		}
@@ -104,10 +101,7 @@ export function resolveSettings(
 /** `booking.created, payment.*` or one per line; blanks are ignored. */
 export function parseEventTypes(events: unknown): string[] {
 	if (typeof events !== 'string') return [];
-	return events
-		.split(/[\s,]+/)
-		.map((type) => type.trim())
-		.filter((type) => type !== '');
+	return events.split(/[\s,]+/).filter((type) => type !== '');
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {

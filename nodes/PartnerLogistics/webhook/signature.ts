@@ -13,10 +13,7 @@ export type RejectionReason =
 	| 'future-timestamp'
 	| 'signature-mismatch';
 
-/**
- * `secretIndex` is 0 when the current secret matched and 1 for the previous one. The verifiers
- * never throw: any input, however broken, gives a result.
- */
+/** `secretIndex`: 0 for the current secret, 1 the previous. Verifiers never throw, on any input. */
 export type Verification =
 	| { ok: true; eventId?: string; timestampMs?: number; secretIndex?: number }
 	| { ok: false; reason: RejectionReason };
@@ -90,9 +87,8 @@ export function verifyStripeSignature(input: TimedInput & { header?: string }): 
 }
 
 /**
- * An HMAC of the raw body alone in one header, as GitHub-style senders do. Several signatures may
- * be separated by commas or spaces. Nothing here is timestamped, so only the event-id
- * deduplication stands between a captured delivery and its replay.
+ * An HMAC of the raw body alone in one header (GitHub-style), several separated by commas or
+ * spaces. Untimestamped: only event-id deduplication stands between a capture and its replay.
  */
 export function verifyHmacHeader(input: {
 	rawBody: Buffer;
@@ -122,24 +118,14 @@ export function verifyDelivery(
 ): Verification {
 	const { rawBody, headers } = delivery;
 	const { toleranceSeconds, timestampUnit } = settings;
+	const timed = { rawBody, keys, toleranceSeconds, timestampUnit, now };
 	switch (settings.signatureScheme) {
 		case 'standardWebhooks':
-			return verifyStandardWebhook({
-				rawBody,
-				headers,
-				keys,
-				toleranceSeconds,
-				timestampUnit,
-				now,
-			});
+			return verifyStandardWebhook({ ...timed, headers });
 		case 'stripe':
 			return verifyStripeSignature({
-				rawBody,
+				...timed,
 				header: headerValue(headers, settings.stripeHeaderName),
-				keys,
-				toleranceSeconds,
-				timestampUnit,
-				now,
 			});
 		case 'hmacHeader':
 			return verifyHmacHeader({
@@ -170,17 +156,11 @@ function verifyTimed(
 	eventId?: string,
 ): Verification {
 	if (candidates.length === 0) return rejected('malformed-header');
-	const now = input.now ?? Date.now();
-	const time = checkTimestamp(
-		timestamp,
-		input.toleranceSeconds,
-		input.timestampUnit ?? 'auto',
-		now,
-	);
+	const { toleranceSeconds, timestampUnit = 'auto', now = Date.now() } = input;
+	const time = checkTimestamp(timestamp, toleranceSeconds, timestampUnit, now);
 	if (!time.ok) return time;
-	const secretIndex = matchingKey(input.keys, 'sha256', signedPrefix, input.rawBody, candidates);
-	if (secretIndex < 0) return rejected(secretIndex === NO_KEY ? 'no-secret' : 'signature-mismatch');
-	return { ok: true, secretIndex, eventId, timestampMs: time.ms };
+	const signed = verifySigned(input.keys, 'sha256', input.rawBody, candidates, signedPrefix);
+	return signed.ok ? { ...signed, eventId, timestampMs: time.ms } : signed;
 }
 
 const NO_KEY = -2;
@@ -191,18 +171,18 @@ function verifySigned(
 	algorithm: HmacAlgorithm,
 	body: Buffer,
 	candidates: Buffer[],
+	signedPrefix = '',
 ): Verification {
 	if (candidates.length === 0) return rejected('malformed-header');
-	const secretIndex = matchingKey(keys, algorithm, '', body, candidates);
+	const secretIndex = matchingKey(keys, algorithm, signedPrefix, body, candidates);
 	if (secretIndex < 0) return rejected(secretIndex === NO_KEY ? 'no-secret' : 'signature-mismatch');
 	return { ok: true, secretIndex };
 }
 
 /**
- * The index of the secret whose HMAC of `<signedPrefix><body>` is among the candidates, trying
- * the key that matched last first and remembering the one that matches (the keys are the secret
- * cache's); NO_MATCH, or NO_KEY when no secret yields a key. A number, not an object: this runs
- * per delivery.
+ * The index of the secret whose HMAC of `<signedPrefix><body>` is among the candidates, the last
+ * match tried first and the new one remembered; else NO_MATCH, or NO_KEY when no secret yields a
+ * key. A number, not an object: this runs per delivery.
  */
 function matchingKey(
 	signing: SigningKeys,
@@ -232,7 +212,7 @@ function matchingKey(
 function matchesAny(expected: Buffer, candidates: Buffer[]): boolean {
 	let matched = false;
 	for (const candidate of candidates) {
-		// A digest's length is public (it follows from the algorithm), so checking it first leaks nothing.
+		// A digest's length is public (the algorithm's), so checking it first leaks nothing.
 		if (candidate.length === expected.length && timingSafeEqual(candidate, expected))
 			matched = true;
 	}

@@ -4,16 +4,12 @@ import type { SignatureScheme } from './settings';
 export type KeyFormat = 'standardWebhooks' | 'text';
 
 /**
- * The HMAC keys of a secret list (current first, then previous), derived once when the
- * credential is read and kept with it in the secret cache (webhook/secrets.ts), so no delivery
- * decodes a secret. A secret that yields no key leaves `undefined` in its place.
+ * A secret list's HMAC keys, current first, derived once per credential read (see SecretCache);
+ * `undefined` for a secret that yields none.
  */
 export interface SigningKeys {
 	readonly keys: ReadonlyArray<Buffer | undefined>;
-	/**
-	 * The key tried first: the one that matched last. During a rotation a sender signs with one
-	 * secret for a stretch, so a delivery costs one HMAC instead of two.
-	 */
+	/** Tried first: the last to match. Mid-rotation a sender keeps to one secret: 1 HMAC, not 2. */
 	first: number;
 }
 
