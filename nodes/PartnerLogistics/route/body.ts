@@ -11,9 +11,8 @@ export const ROUTE_FIELDS = routeFields.map((field) => field.name);
 export const ROUTE_OPTION_FIELDS = routeOptionFields.map((field) => field.name);
 
 /**
- * The route part of a direct quote or booking body, from the route parameters. It reads exactly
- * the fields the chosen form shows (see form.ts), so a value left over from another form is
- * never sent, and a field left empty is not sent at all (the route check then names it).
+ * The route part of a direct quote or booking body: exactly the fields the chosen form shows, so a
+ * value left from another form is never sent; an empty one is left out (the route check names it).
  */
 export function buildRoute(read: ParameterReader): IDataObject {
 	const serviceType = (read('serviceType') as string | undefined) ?? 'CLICK';
@@ -49,10 +48,7 @@ function home(read: ParameterReader, side: 'pickup' | 'dropoff'): IDataObject {
 	});
 }
 
-/**
- * The stops as the API takes them, in route order: the numbered Stop 1–3 of the editor, or the
- * list saved workflows hold (`stops.stop[]`), or a list mapped by an expression.
- */
+/** The stops in route order, from Stop 1–3, a saved workflow's `stops.stop[]`, or an expression. */
 function readStops(value: BodyValue): BodyValue {
 	if (Array.isArray(value)) return value.map((stop) => toStop(stop as IDataObject));
 	if (!value || typeof value !== 'object') return value === undefined ? [] : value;
@@ -76,10 +72,7 @@ function toStop(stop: IDataObject): IDataObject {
 	});
 }
 
-/**
- * The route and optional fields an incoming item carries under the API's own names (a sheet or
- * CSV row of orders), like n8n's "Map Automatically". Other fields of the item are not sent.
- */
+/** The route and optional fields an item (a sheet row) carries under the API's names; no others. */
 export function routeFromItem(item: IDataObject): IDataObject {
 	const picked = pick(item, [...ROUTE_FIELDS, ...ROUTE_OPTION_FIELDS]);
 	if (Array.isArray(picked.stops)) picked.stops = readStops(picked.stops);

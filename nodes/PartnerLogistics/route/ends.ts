@@ -2,11 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { numberField } from './numbers';
 
-/**
- * One end of a route, pickup or drop-off: how it is served (at an address or a hub), and the
- * address, coordinates or hub picker of that end. The route form of direct quotes and bookings
- * and the GO_BULK form both use them.
- */
+// One end of a route (how it is served; its address, coordinates or hub), for the direct route
+// form and the GO_BULK form alike.
 
 export const hubPicker = (side: 'pickup' | 'dropoff', label: string): INodeProperties => ({
 	displayName: label,
@@ -56,7 +53,6 @@ export const coordinateFields = (
 
 export const homeFields = (side: 'pickup' | 'dropoff'): INodeProperties[] => {
 	const where = side === 'pickup' ? 'Pickup' : 'Drop-Off';
-	// Hidden for the hub method and for multi-stop orders, shown for every home form.
 	const displayOptions = {
 		hide: {
 			[`${side}Method`]: [side === 'pickup' ? 'HUB_DROPOFF' : 'HUB_PICKUP'],

@@ -3,13 +3,9 @@ import type { INodeProperties } from 'n8n-workflow';
 import { coordinateFields, homeFields, hubPicker, methodField } from './ends';
 import { numberField } from './numbers';
 
-/**
- * The route form of a direct quote or booking, walking the user through the spec's nine request
- * forms: service type first, then (CLICK) single drop-off or multi-stop, else (GO_LIGHT, EXPRESS)
- * how the parcel is picked up and delivered. Only the fields the chosen form needs are shown.
- * These properties are the one declaration of each route field's name, label and description;
- * numbers.ts holds the bounds.
- */
+// The route form of a direct quote or booking through the spec's nine request forms: service
+// type, then single or multi-stop (CLICK) or how each end is served (GO_LIGHT, EXPRESS), showing
+// only what the chosen form needs. The one declaration of each route field (bounds: numbers.ts).
 
 /** The numbered stops of the editor's Stops field. */
 export const STOP_SLOTS = ['stop1', 'stop2', 'stop3'];
@@ -120,8 +116,8 @@ export const routeFields: INodeProperties[] = [
 			},
 			(says) => `Required for EXPRESS: ${says}`,
 		),
-		// Not marked required: n8n would then refuse to run a workflow whose Service Type is an
-		// expression (it cannot tell whether the field shows). The item fails with the rule instead.
+		// Not required: n8n would refuse to run a workflow whose Service Type is an expression (it
+		// cannot tell whether the field shows). The item fails with the rule instead.
 		displayOptions: { show: { serviceType: ['EXPRESS'] } },
 	},
 	{ ...methodField('pickup'), displayOptions: { show: { serviceType: ['GO_LIGHT', 'EXPRESS'] } } },

@@ -69,10 +69,7 @@ export const goBulkFields: INodeProperties[] = [
 	additionalFields([specialHandling, extraBodyField]),
 ];
 
-/**
- * Body of a GO_BULK quote request: the fields the spec shows (home ends: as given, never filled
- * in), of the chosen ends only, from the form or from the incoming item's own fields.
- */
+/** A GO_BULK body: the spec's fields of the chosen ends only, as given (never filled in). */
 export function goBulkBody({ read, item }: BodyInput): IDataObject {
 	const source =
 		read('routeSource') === INPUT_FIELDS

@@ -8,19 +8,19 @@ import { FROM_QUOTE, INPUT_FIELDS } from './source';
 /** The field of a quote's output that carries what the quote was priced for. */
 export const QUOTED_ROUTE = 'quotedRoute';
 
+const optionsOf = (read: BodyInput['read']) =>
+	buildRouteOptions((read('additionalFields') ?? {}) as IDataObject);
+
 /** The route and options of an item, from the form or from the item's own fields. */
 function routeOf({ read, item }: BodyInput): IDataObject {
 	const route = read('routeSource') === INPUT_FIELDS ? routeFromItem(item) : buildRoute(read);
-	return { ...route, ...buildRouteOptions((read('additionalFields') ?? {}) as IDataObject) };
+	return { ...route, ...optionsOf(read) };
 }
 
 /** Body of Quote › Create: the route of the chosen form, checked by `validateRoute`. */
 export const quoteBody = routeOf;
 
-/**
- * Output of Quote › Create: the API's quote untouched, plus what it was priced for, so Booking ›
- * Create can repeat it exactly (the spec demands the same route).
- */
+/** Quote › Create's output: the quote untouched, plus its route for Booking › Create to repeat. */
 export function withQuotedRoute(record: IDataObject, sent: IDataObject): IDataObject {
 	return { ...record, [QUOTED_ROUTE]: record[QUOTED_ROUTE] ?? sent };
 }
@@ -35,25 +35,18 @@ function quotedRouteOf(item: IDataObject): IDataObject | undefined {
 
 const fromQuote = ({ read }: BodyInput) => (read('routeSource') ?? FROM_QUOTE) === FROM_QUOTE;
 
-/**
- * Body of Booking › Create: the quote id and the route, taken from the incoming quote item (the
- * default), the fields, or the item's own fields. Quote IDs are sent as text.
- */
+/** Booking › Create: the quote id (as text) and the route, from the incoming quote by default. */
 export function bookingBody(input: BodyInput): IDataObject {
 	const quoteId = String(input.read('quoteId') ?? '').trim();
 	const route = fromQuote(input)
-		? {
-				...quotedRouteOf(input.item),
-				...buildRouteOptions((input.read('additionalFields') ?? {}) as IDataObject),
-			}
+		? { ...quotedRouteOf(input.item), ...optionsOf(input.read) }
 		: routeOf(input);
 	return { ...route, quoteId };
 }
 
 /**
- * A booking must book the route its quote was priced for: the quote id is required, the quoted
- * route must be at hand (Same as the Incoming Quote) and be this quote's, and a route typed or
- * read again must equal the incoming quote's. Then the route's own rules.
+ * A booking must book its quote's route (spec): Same as the Incoming Quote needs that quote's
+ * quoted route; a route typed or read again must equal it. Then the route's own rules.
  */
 export function bookingCheck(body: IDataObject, input: BodyInput): Problem | undefined {
 	const { quoteId } = body;

@@ -12,10 +12,7 @@ const MANUAL_SERVICES: Record<string, string> = {
 
 const PHONE_FIELDS = ['pickupPhone', 'dropoffPhone'];
 
-/**
- * Checks a direct quote or booking body against the spec's nine request forms, its bounds and
- * enumerations. Returns the first problem, or undefined when the body may be sent.
- */
+/** A direct quote or booking body's first problem against the spec's nine forms and bounds. */
 export function validateRoute(body: IDataObject): Problem | undefined {
 	const service = body.serviceType ?? 'CLICK';
 	if (typeof service !== 'string' || !DIRECT_SERVICES.includes(service)) {
@@ -154,10 +151,7 @@ function isoDateTime(value: unknown, field: string): Problem | undefined {
 		: { field, value, rule: 'must be an ISO 8601 date-time, e.g. 2026-11-23T14:30:00+01:00' };
 }
 
-/**
- * The first route field in which a booking differs from the route its quote was priced for,
- * comparing after the spec's defaults (CLICK, HOME_PICKUP, HOME_DELIVERY).
- */
+/** The first route field where a booking differs from its quote's, after the spec's defaults. */
 export function routeMismatch(booking: IDataObject, quoted: IDataObject): Problem | undefined {
 	const withDefaults = (body: IDataObject): IDataObject => ({
 		...body,

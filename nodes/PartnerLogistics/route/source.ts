@@ -62,10 +62,7 @@ export const inputFieldsNotice = (fields: string[]): INodeProperties => ({
 	displayOptions: { show: { routeSource: [INPUT_FIELDS] } },
 });
 
-/**
- * A direct quote or booking's route: where it comes from, the names Map From Input Fields reads,
- * the form for Define Below, and the optional fields.
- */
+/** A direct quote or booking's route: its source, the names it reads, its form, its options. */
 export function directRouteFields(
 	fromQuote: boolean,
 	additionalFieldsDescription: string,
