@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isObject } from '../shared/valueAt';
+
 /** What a trigger remembers of one record between polls. */
 export interface Remembered {
 	/** The record's identity: its ID field's value, or the ID listed and looked up. */
@@ -13,12 +15,9 @@ export interface Remembered {
 }
 
 /**
- * A trigger's memory, kept in n8n's static data of the node. `watching` says what the records
- * belong to (what is watched, the status filter, the ID field, the fields that count): memory of
- * something else counts as none, so changing what is watched starts over with a first poll.
- * Records are in the order they last entered or changed, oldest first. `generation` counts the
- * memory's writes, so a poll can tell that n8n handed it an older memory than this process last
- * wrote (see overlap.ts).
+ * A trigger's memory, in the node's static data. `watching` is what the records belong to (watch,
+ * status, ID field, fields that count): changing it starts over with a first poll. Records run
+ * oldest first, by when they last entered or changed. `generation` counts writes (see overlap.ts).
  */
 export interface Memory {
 	version: 1;
@@ -27,16 +26,12 @@ export interface Memory {
 	records: Remembered[];
 }
 
-const isObject = (value: unknown): value is IDataObject =>
-	!!value && typeof value === 'object' && !Array.isArray(value);
-
 const isStringMap = (value: unknown): value is Record<string, string> =>
 	isObject(value) && Object.values(value).every((digest) => typeof digest === 'string');
 
 /**
- * The memory stored for `watching`, as plain copies; undefined when there is none yet, it was
- * kept for something else, or it is not in a shape this version wrote (then the poll is a first
- * poll again, rather than reporting every record as changed).
+ * The memory stored for `watching`, as plain copies; undefined when none, another's, or of a shape
+ * this version did not write (a first poll again, rather than every record reported changed).
  */
 export function recall(stored: unknown, watching: string): Memory | undefined {
 	if (!isObject(stored) || stored.version !== 1 || stored.watching !== watching) return undefined;

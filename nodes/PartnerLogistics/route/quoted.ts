@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { required, type BodyInput, type Problem } from '../pipeline/operation';
+import { isObject } from '../shared/valueAt';
 import { buildRoute, buildRouteOptions, routeFromItem } from './body';
 import { routeMismatch, validateRoute } from './rules';
 import { FROM_QUOTE, INPUT_FIELDS } from './source';
@@ -28,9 +29,7 @@ export function withQuotedRoute(record: IDataObject, sent: IDataObject): IDataOb
 /** The incoming item's quoted route, when it is a Quote › Create output. */
 function quotedRouteOf(item: IDataObject): IDataObject | undefined {
 	const quoted = item[QUOTED_ROUTE];
-	return !!quoted && typeof quoted === 'object' && !Array.isArray(quoted)
-		? (quoted as IDataObject)
-		: undefined;
+	return isObject(quoted) ? (quoted as IDataObject) : undefined;
 }
 
 const fromQuote = ({ read }: BodyInput) => (read('routeSource') ?? FROM_QUOTE) === FROM_QUOTE;

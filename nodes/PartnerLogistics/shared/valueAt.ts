@@ -14,7 +14,8 @@ export function valueAt(value: unknown, field: string): unknown {
 	return found;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+/** A JSON object: not null, not a list. */
+export function isObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
