@@ -9,7 +9,7 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 
 import { testApiKey } from './methods/testApiKey';
 import { pollSession } from './pipeline/request';
-import { type Change, compare, type Observed } from './polling/changes';
+import { type Change, compare, currentChange } from './polling/changes';
 import { canonicalJson } from './polling/digest';
 import { pollingProperties } from './polling/description';
 import { generationOf, recall } from './polling/memory';
@@ -46,19 +46,20 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 	methods = { credentialTest: { testApiKey } };
 
 	/**
-	 * One poll: read what is watched (through the pipeline) -> compare with the memory of the
-	 * previous polls -> remember -> emit the changes. A failure that leaves nothing to emit throws
-	 * before the memory is written, so the next poll sees the same changes again: none is lost,
-	 * none repeated, and n8n shows the error (a failed execution of an active workflow; the
-	 * editor's Fetch Test Event). Listed IDs that could not be read keep their memory as it was.
+	 * One poll: read what is watched -> compare with the memory -> remember -> emit the changes. A
+	 * failure that leaves nothing to emit throws before the memory is written, so the next poll sees
+	 * the same changes: none lost, none repeated, and n8n shows the error.
 	 */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const api = await pollSession(this);
 		const watched = readWatchSettings(this);
 		if (this.getMode() === 'manual') {
+			// Fetch Test Event: the records as they are now, to build the workflow on real data. The
+			// memory is neither read nor written (n8n saves no manual run's static data anyway), so
+			// testing never hides a change from the active workflow.
 			const { observed, failure } = await observe(this, api, watched);
 			if (failure !== undefined) throw failure;
-			return items(observed.map(current));
+			return items(observed.map(currentChange));
 		}
 
 		const scope = `${this.getWorkflow().id}/${this.getNode().id}`;
@@ -91,24 +92,6 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 			endPoll(scope);
 		}
 	}
-}
-
-/**
- * Fetch Test Event in the editor: the records as they are now (`current`), so the rest of the
- * workflow can be built on real data, and the listed IDs not found. The memory is neither read
- * nor written (n8n does not save a manual run's static data anyway), so testing never hides a
- * change from the active workflow.
- */
-function current(seen: Observed): Change {
-	return 'record' in seen
-		? { change: 'current', recordId: seen.id, changedFields: [], record: seen.record }
-		: {
-				change: 'notFound',
-				recordId: seen.id,
-				changedFields: [],
-				record: {},
-				message: seen.notFound,
-			};
 }
 
 function items(changes: Change[]): INodeExecutionData[][] | null {

@@ -4,10 +4,7 @@ import { valueAt } from '../shared/valueAt';
 import { fieldDigests, recordDigest } from './digest';
 import { bounded, type Memory, type Remembered } from './memory';
 
-/**
- * What one poll saw of one record, with its identity: the record, or, for a listed ID the API
- * answered 404 for, the message saying so.
- */
+/** What a poll saw of one record: the record, or for a listed ID answered 404, the message. */
 export type Observed = { id: string; record: IDataObject } | { id: string; notFound: string };
 
 /**
@@ -46,13 +43,11 @@ export interface CompareOptions {
 export const NOT_FOUND = 'notFound';
 
 /**
- * Compares one poll's records with the memory of the polls before (none on a first poll) and
- * returns the changes to emit and the memory to keep. Whether a record changed is judged on its
- * whole content (a digest of the whole JSON), or on the fields that count, never on a field we
- * guessed. A first poll only learns the records, and emits them as `current` if asked to; a
- * listed ID not found is reported on any poll. `unread` are listed IDs this poll could not read:
- * their memory stays as it was, so their change comes with a later poll. The records of a change
- * move to the end of the memory (newest); the memory keeps at most `maxRecords`.
+ * The changes to emit and the memory to keep, from one poll and the memory before (none on a first
+ * poll: it only learns, emitting `current` if asked; a 404 is reported on any poll). A change is
+ * judged on the whole record's digest or the fields that count, never on a field we guessed.
+ * `unread` IDs keep their memory, so their change comes later. Changed records move to the end; at
+ * most `maxRecords` are kept.
  */
 export function compare(
 	memory: Memory | undefined,
@@ -74,10 +69,7 @@ export function compare(
 		if (before?.digest === entry.digest) continue;
 		touched.set(id, entry);
 		if (!record) {
-			changes.push({
-				...change('notFound', id, {}),
-				message: (seenNow as { notFound: string }).notFound,
-			});
+			changes.push(currentChange(seenNow));
 		} else if (!memory) {
 			if (options.emitCurrentState) changes.push(change('current', id, record));
 		} else if (!before || before.digest === NOT_FOUND) {
@@ -117,14 +109,18 @@ function remembered(id: string, record: IDataObject, options: CompareOptions): R
 	return entry;
 }
 
-/**
- * The memory of a record this poll did not change: its whole record only while Include Previous
- * Record is on (taken from this poll if the option was just turned on).
- */
+/** An unchanged record's memory: whole with Include Previous Record (this poll's, if just on). */
 function withRecord(entry: Remembered, keep: boolean, seenNow?: IDataObject): Remembered {
 	const { record, ...rest } = entry;
 	const whole = keep ? (record ?? seenNow) : undefined;
 	return whole === undefined ? rest : { ...rest, record: whole };
+}
+
+/** A record as it is now (`current`), or a listed ID the API answers 404 for. */
+export function currentChange(seen: Observed): Change {
+	return 'record' in seen
+		? change('current', seen.id, seen.record)
+		: { ...change('notFound', seen.id, {}), message: seen.notFound };
 }
 
 function change(

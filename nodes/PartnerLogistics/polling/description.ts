@@ -36,15 +36,11 @@ const pollOptionFields: INodeProperties[] = [
 	},
 ];
 
-/** The defaults of the trigger's own Options, as their fields declare them. */
 export const DEFAULT_POLL_OPTIONS = Object.fromEntries(
 	pollOptionFields.map((field) => [field.name, field.default]),
 ) as { emitCurrentState: boolean; includePrevious: boolean; maxRecords: number };
 
-/**
- * The pipeline's switches that apply to a poll (a poll sends no POST, so no Idempotency Key),
- * declared once in pipeline/request/options.ts, and the trigger's own, alphabetically as n8n lint asks.
- */
+/** The pipeline's options but Idempotency Key and Dry Run (a poll only reads), and its own. */
 const options: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
@@ -56,7 +52,7 @@ const options: INodeProperties = {
 			(option) => !['idempotencyKey', 'dryRun'].includes(option.name),
 		),
 		...pollOptionFields,
-	].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	].sort((a, b) => a.displayName.localeCompare(b.displayName)), // as n8n's lint asks
 };
 
 /** n8n's Request Options without Batching, which paces items: a poll has none. */
@@ -76,11 +72,7 @@ function watchProperties(watch: WatchSpec): INodeProperties[] {
 	]);
 }
 
-/**
- * What counts as a change, for every watch: the whole record by default, since the API
- * documentation shows no record fields to choose from; or only the fields the user names, so a
- * truck reporting its position at every poll does not start the workflow each time.
- */
+/** What counts as a change, for every watch (the reasons are in the option descriptions). */
 const changeProperties: INodeProperties[] = [
 	{
 		displayName: 'Changes That Count',

@@ -1,18 +1,15 @@
 import { processMap } from '../shared/processMemory';
 
 /**
- * Polls of one trigger that would see the same change: what this n8n process knows of them.
+ * Polls of one trigger that would see the same change, as far as this process knows.
  *
- * - n8n starts a poll at each Poll Time even while the previous one still runs (a slow API, many
- *   listed IDs); two polls reading the same memory would emit the same changes twice, so the later
- *   one is skipped.
- * - Under n8n's durable scheduler with durable poll cursors (2.41), the memory a poll is given is
- *   read when its task starts, and the memory of a poll that emits is committed later, with the
- *   execution it starts. Polls started before that commit (the Poll Times missed while n8n was
- *   down all start at once after a restart) would get the older memory and emit the change
- *   again. So a poll that is handed a memory older than the one this process last emitted with is
- *   skipped: the next poll reads the committed one. Should n8n never commit it (the poll lost its
- *   lease), polls go on from the older memory after COMMIT_WAIT_MS, and the change comes once.
+ * - n8n starts a poll at each Poll Time even while the previous one runs (a slow API, many IDs);
+ *   both would emit the same changes from the same memory, so the later one is skipped.
+ * - n8n 2.41's durable scheduler with durable poll cursors reads a poll's memory when its task
+ *   starts, and commits an emitting poll's memory later, with its execution. Polls started before
+ *   (all the Poll Times missed while n8n was down) would emit the change again from the older
+ *   memory, so they are skipped: the next poll reads the committed one. Should n8n never commit it
+ *   (the poll lost its lease), polls go on from the older memory after COMMIT_WAIT_MS.
  */
 const polling = processMap<true>('polls under way, by trigger', {
 	// Each leaves when its poll ends: the polls running at once are the bound.

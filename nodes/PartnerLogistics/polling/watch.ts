@@ -6,10 +6,8 @@ import type { OperationSpec } from '../pipeline/operation';
 export type PollParameterReader = (name: string) => unknown;
 
 /**
- * One thing the polling trigger can watch, declared as an operation is: the operation whose GET
- * it reuses, how a record is told apart, and its own fields. `polling/` runs every watch the same
- * way; what counts as a change (the whole record, or the fields the user names) is the trigger's
- * choice for every watch. A watch's file holds its whole contract; `watches/index.ts` lists it.
+ * One thing the polling trigger can watch, declared as an operation is: the operation whose GET it
+ * reuses, how a record is told apart, its own fields. `polling/` runs every watch alike.
  */
 export interface WatchSpec {
 	/** Trigger On, as the picker shows it: "New or Changed Quote Request (GO_BULK)". */
@@ -24,23 +22,16 @@ export interface WatchSpec {
 	/** What one record is and what several are, for messages: "quote request", "quote requests". */
 	record: string;
 	records: string;
-	/**
-	 * The operation whose GET the watch sends: a list operation is read once per poll, a record
-	 * operation once per listed ID.
-	 */
+	/** The operation whose GET the watch sends: a list once per poll, a record once per listed ID. */
 	operation: OperationSpec;
 	/**
-	 * How a record is told apart: a list's records by an ID field of theirs (a parameter, its
-	 * default inferred where the spec shows no record fields), a record by the ID it was read by
-	 * (the parameter listing them).
+	 * How a record is told apart: a list's by an ID field (a parameter, its default inferred where
+	 * the spec shows no record fields), a record by the listed ID it was read by.
 	 */
 	identity: { idField: INodeProperties } | { listedIds: INodeProperties };
 	/** The query of a list watch's request, from the trigger's parameters. */
 	query?: (read: PollParameterReader) => IDataObject;
-	/**
-	 * What narrows the records watched, for the memory's key: changing it starts over with a
-	 * first poll (a support case watch's Status; not its Limit).
-	 */
+	/** What narrows the records, for the memory's key: a change starts over (Status; not Limit). */
 	narrowedBy?: (read: PollParameterReader) => string;
 	/** Further fields of the watch, e.g. the Status and Limit of a list. */
 	fields?: INodeProperties[];
@@ -50,10 +41,7 @@ export interface WatchSpec {
 export const textOf = (value: unknown): string =>
 	value === undefined || value === null ? '' : String(value).trim();
 
-/**
- * The parameter listing the IDs a record watch reads, one GET each per poll: text separated by
- * commas, spaces or new lines, or an expression giving a list.
- */
+/** The parameter listing the IDs a record watch reads, one GET each per poll. */
 export function listedIdsField(
 	name: string,
 	displayName: string,
