@@ -3,12 +3,11 @@ import { deepCopy } from 'n8n-workflow';
 /**
  * Evaluating an item's parameters in one expression instead of one per parameter.
  *
- * n8n evaluates every `={{ … }}` parameter on its own: a fresh data proxy, and in n8n 2.x a call
- * into its sandboxed expression isolate, for each. A route mapped by seven expressions paid that
- * seven times per item. Parameters whose expressions are each one whole `{{ … }}` are instead
- * evaluated together, as one array, per item. And an expression that only reads a field of the
- * item (`{{ $json.pickupAddress }}`, what the editor writes when a field is dragged in) needs no
- * evaluation at all: its value is the item's field, read straight off it.
+ * n8n evaluates every `={{ … }}` parameter on its own: a fresh data proxy and, in n8n 2.x, a call
+ * into its sandboxed expression isolate each; a route mapped by seven expressions paid that seven
+ * times per item. Whole `{{ … }}` expressions are instead evaluated together, as one array, per
+ * item; one that only reads a field of the item (`{{ $json.pickupAddress }}`, what the editor
+ * writes when a field is dragged in) is not evaluated at all: the field is read straight off it.
  */
 
 /** Where one expression sits in a parameter's stored value, and its code. */
@@ -64,10 +63,7 @@ const ITEM_FIELD =
 const STEP = /\.\s*([A-Za-z_$][\w$]*)|\[\s*(?:'([^']*)'|"([^"]*)")\s*\]/g;
 const NOT_DATA = new Set(['__proto__', 'constructor', 'prototype']);
 
-/**
- * The path an expression reads from the incoming item when that is all it does: what the editor
- * writes when a field is dragged in (`{{ $json.pickupAddress }}`, `{{ $json['pickup address'] }}`).
- */
+/** The path an expression only reading the item reads: `$json.a.b`, `$json['a b']`. */
 export function itemField(code: string): string[] | undefined {
 	const steps = ITEM_FIELD.exec(code)?.[1];
 	if (steps === undefined) return undefined;
@@ -76,9 +72,8 @@ export function itemField(code: string): string[] | undefined {
 }
 
 /**
- * The item's value at `field`, when it is text, a number, a boolean or null: what n8n's evaluation
- * of `$json.…` gives for it. Anything else (missing, an object, a date) is undefined: n8n evaluates
- * that one itself.
+ * The item's value at `field` when text, a number, a boolean or null (what n8n's `$json.…` gives);
+ * else (missing, an object, a date) undefined: n8n evaluates that one itself.
  */
 export function readItemField(item: unknown, field: string[]): unknown {
 	let value = item;

@@ -15,17 +15,13 @@ import type { BodyValue, ParameterReader } from './operation';
 export type ParameterReaders = (itemIndex: number) => ParameterReader;
 
 /**
- * Reads each item's parameters, each at most once, and only those the operation asks for. A
- * parameter the chosen form hides reads as undefined, and a hub picker reads as its ID (our
- * pickers have no URL mode, so no extraction rule applies).
+ * Reads each item's parameters, each at most once, only those the operation asks for. A hidden
+ * parameter reads as undefined, a hub picker as its ID (our pickers have no URL mode).
  *
- * The parameters an item read by expression are remembered, and from the next item on their
- * expressions are evaluated together, in one call per item (see expressions.ts); those that only
- * read a field of the item (`$json.pickupAddress`) are read straight off it, with no call. The
- * first item is read the usual way, and if a field read straight off it gives anything else than
- * n8n gave, no field is read that way for the rest of the run. Values without an expression are
- * taken as stored, which is what n8n's getNodeParameter gives for them: none of our properties
- * declares a `validateType` for n8n's schema check to convert.
+ * From the second item on, the parameters read by expression are batched (see expressions.ts).
+ * If a field read straight off the first item differs from what n8n gave, none is read so for the
+ * rest of the run. Values without an expression are taken as stored, as getNodeParameter gives
+ * them: none of our properties declares a `validateType` for n8n's schema check to convert.
  */
 export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 	const parameters = context.getNode().parameters;
@@ -49,7 +45,7 @@ export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 	let batchCode: { expression: string; count: number } | undefined;
 	let batching = true;
 
-	/** The values of this item's batched parameters, by name; what could not be batched is left out. */
+	/** This item's batched parameters' values, by name; what could not be batched is left out. */
 	const evaluateBatch = (itemIndex: number): Map<string, BodyValue> => {
 		const values = new Map<string, BodyValue>();
 		if (!batching) return values;
@@ -68,10 +64,9 @@ export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 				results = context.evaluateExpression(batchCode.expression, itemIndex) as unknown[];
 			}
 		} catch {
-			// The item's data or the batch itself is at fault: each parameter is read the usual
-			// way, and one that fails is left to fail again when the operation reads it, naming
-			// itself. A batch that fails where each of its parameters works on its own is not tried
-			// again in this run.
+			// The item's data or the batch is at fault: each parameter is read the usual way, one
+			// that fails left to fail again, naming itself, when the operation reads it. A batch
+			// that fails where each of its parameters works is not tried again in this run.
 			for (const name of batch) {
 				try {
 					values.set(name, evaluate(name, itemIndex));
@@ -107,7 +102,7 @@ export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 		return values;
 	};
 
-	/** The first time n8n reads a parameter whose expressions all read fields: the same off the item? */
+	/** n8n's first read of a parameter whose expressions all read fields: the same off the item? */
 	const checkDirect = (name: string, itemIndex: number, read: BodyValue) => {
 		const { value, leaves } = stored(name);
 		if (!direct || !leaves?.length || !leaves.every(isDirect)) return;

@@ -4,23 +4,21 @@ import { createHash } from 'node:crypto';
 export interface IdempotencyScope {
 	instanceId: string;
 	workflowId: string;
-	/** The execution the keys belong to: for an execution retry, the one it retries (`KeyMemory.seed`). */
+	/** The execution the keys belong to; for a retry, the one it retries (`KeyMemory.seed`). */
 	executionId: string;
 	nodeId: string;
 	runIndex: number;
 	itemIndex: number;
 	/** `resource.operation`, so quote and booking of one item never share a key. */
 	action: string;
-	/** Raised each time the API definitively refused the item, so a retry after a fix is new to it. */
+	/** Raised at each definitive refusal of the item, so a retry after a fix is new to the API. */
 	generation?: number;
 }
 
 /**
- * The default Idempotency-Key of a creation (a quote, a quote request, a support case): the same
- * for every try of one item in one node run (n8n's Retry On Fail, our own 429/503 retries, n8n's
- * Retry of the failed execution), different for another item, run, node, action, workflow,
- * execution, generation or n8n instance: two identical orders are two quotes. Hashed so no
- * workflow detail leaks into API logs.
+ * The default Idempotency-Key of a creation: the same for every try of one item in one node run
+ * (Retry On Fail, our 429/503 retries, n8n's Retry of the execution), else different (two identical
+ * orders are two quotes). Hashed so no workflow detail leaks into API logs.
  */
 export function deriveIdempotencyKey(scope: IdempotencyScope): string {
 	const parts: Array<string | number> = [
@@ -47,9 +45,8 @@ export interface ReferentScope {
 
 /**
  * The default Idempotency-Key of an action on something that exists (booking a quote, paying a
- * booking): derived from the API, the action and its referent, never from the execution, so
- * every run that asks for it again, wherever n8n runs it, gets the API's first answer. A
- * generation is added once the API definitively refused the key before it (RefusalMemory).
+ * booking): from the API, the action and its referent, never the execution, so every run that asks
+ * again gets the API's first answer; plus a generation per definitive refusal (RefusalMemory).
  */
 export function deriveReferentKey(scope: ReferentScope, generation = 0): string {
 	const parts = ['referent', apiIdentity(scope.api), scope.action, ...scope.referent];

@@ -14,9 +14,8 @@ export interface RefusalPlace {
 }
 
 /**
- * A place kept as a plain record (what n8n saves: the node context, static data), changed in
- * place, or, with `replace`, as a changed copy: n8n notices a static data field replaced, not a
- * change inside an object added since the execution began.
+ * A place kept as a plain record (the node context, static data), changed in place or, with
+ * `replace`, as a changed copy (why: staticPlace).
  */
 export function recordPlace(
 	bound: number,
@@ -50,10 +49,7 @@ export class RefusalMemory {
 		return Math.max(0, ...this.places.map((place) => place.generation(chain) ?? 0));
 	}
 
-	/**
-	 * The API refused the chain's key of `generation`: its next key is one later. Kept as the
-	 * highest seen, so a run that read an older generation cannot move the chain back.
-	 */
+	/** The chain's key of `generation` was refused: the next is one later, never moved back. */
 	refused(chain: string, generation: number): void {
 		for (const place of this.places) {
 			place.raise(chain, Math.max(place.generation(chain) ?? 0, generation + 1));

@@ -11,11 +11,7 @@ import {
 } from './keyDerivation';
 import type { Generations, RefusalMemory } from './refusedKeys';
 
-/**
- * What the node remembers of its keys, in n8n's node context: n8n saves it with the execution and
- * hands it back when the user retries a failed execution (either kind, in queue mode too), and
- * nowhere else (a new execution, a manual or partial run start with an empty context).
- */
+/** What the node remembers of its keys, in n8n's node context (runKeys says where it reaches). */
 export interface KeyMemory {
 	/** The execution that first ran the node; its retries derive their keys from it. */
 	seed: string;
@@ -86,9 +82,8 @@ export class RunKeys {
 	}
 
 	/**
-	 * Records that `body` is being sent under `key`. True when an earlier run (the execution this
-	 * one retries) sent this key with another body: the API holds that one, so it will not take
-	 * this one.
+	 * Records that `body` is being sent under `key`. True when an earlier run (the execution this one
+	 * retries) sent it with another body: the API holds that one and will not take this one.
 	 */
 	sending(key: string, body: IDataObject | undefined): boolean {
 		const keyDigest = digestOf(key);
@@ -101,11 +96,7 @@ export class RunKeys {
 		return held !== undefined && held !== bodyDigest && !this.recordedHere.has(keyDigest);
 	}
 
-	/**
-	 * Sends the item under `key`: once nothing else in this process is sending under it to the same
-	 * API (see `turns`), so the same request asked twice at once gets the API's one answer twice
-	 * (its replay). A definitive refusal spends the key (`refusedForGood`).
-	 */
+	/** Sends the item under `key` in turn (see `turns`); a definitive refusal spends the key. */
 	async send<T>(itemIndex: number, key: string, send: () => Promise<T>): Promise<T> {
 		return await this.inTurn(key, async () => {
 			const sent = send();

@@ -21,9 +21,8 @@ export type BodyBuilder = (input: BodyInput) => IDataObject;
 export type BodyCheck = (body: IDataObject, input: BodyInput) => Problem | undefined;
 
 /**
- * The body of one item: what the operation builds from its parameters, plus the optional Extra
- * Body Fields (JSON), which may add fields but not change one set by a named field (so, e.g., a
- * booking payment can never become CREDIT through them). Then the operation checks the whole body.
+ * The body of one item: what the operation builds, plus Extra Body Fields, which may add fields
+ * but not change a named one (a booking payment never becomes CREDIT through them); checked whole.
  */
 export function buildBody(input: BodyInput, build: BodyBuilder, check?: BodyCheck): IDataObject {
 	const additional = (input.read('additionalFields') ?? {}) as IDataObject;
@@ -71,11 +70,7 @@ export function jsonObject(value: unknown, field: string, empty?: IDataObject): 
 		}
 	}
 	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-		return fail({
-			field,
-			value: HIDDEN,
-			rule: 'must be a JSON object, e.g. {"key": "value"}',
-		});
+		return fail({ field, value: HIDDEN, rule: 'must be a JSON object, e.g. {"key": "value"}' });
 	}
 	return parsed as IDataObject;
 }

@@ -2,15 +2,12 @@ import { pathIds } from './spec';
 import { fail, required, type Problem } from './problem';
 
 /**
- * `.` and `..` are path steps, not ids: URL-encoding leaves dots alone and the URL parser then
- * removes the segment, so `/bookings/../payment` would reach another endpoint, with the key.
+ * Path steps, not ids: URL-encoding leaves dots alone and the URL parser then drops the segment,
+ * so `/bookings/../payment` would reach another endpoint, with the key.
  */
 const PATH_STEPS = new Set(['.', '..']);
 
-/**
- * What is wrong with an id for a path, or nothing: it is read as text and trimmed, and must be
- * neither empty nor a path step.
- */
+/** What is wrong with an id for a path (as trimmed text: empty, or a path step), if anything. */
 export function pathIdProblem(name: string, value: unknown): Problem | undefined {
 	const text = value === undefined || value === null ? '' : String(value).trim();
 	if (text === '') return required(name, value);
@@ -25,9 +22,8 @@ export function pathIdProblem(name: string, value: unknown): Problem | undefined
 }
 
 /**
- * `/cases/{caseId}/close` with each id read, trimmed, checked and URL-encoded, so an id can only
- * name its own record (`a/b` stays one segment: `a%2Fb`). A bad id stops the request before it
- * is sent, as a ProblemError naming the field.
+ * `/cases/{caseId}/close` with each id read, trimmed, checked (a bad one throws a ProblemError) and
+ * URL-encoded, so an id can only name its own record (`a/b` stays one segment: `a%2Fb`).
  */
 export function pathOf(path: string, read: (name: string) => unknown): string {
 	let url = path;

@@ -38,10 +38,7 @@ export function firstProblem(problems: Array<Problem | undefined>): Problem | un
 /** Field labels as the editor shows them, by API name, from an operation's own form. */
 export type Labels = Map<string, string>;
 
-/**
- * The labels of every field of a form, those inside collections and fixed collections included,
- * so a message names a field exactly as the user sees it.
- */
+/** The labels of a form's fields, in collections too, so a message names a field as shown. */
 export function labelsOf(fields: INodeProperties[], labels: Labels = new Map()): Labels {
 	for (const field of fields) {
 		if (field.type !== 'notice' && !labels.has(field.name))
@@ -65,9 +62,8 @@ export function fieldName(problem: Pick<Problem, 'field' | 'label'>, labels: Lab
 }
 
 /**
- * The message for a problem: the item (counted from 1, as people count, with its own reference
- * when the operation finds one, e.g. "externalReference ORD-7"), the field as the editor labels
- * it, the rule, and the value it got.
+ * "Item 2 (externalReference ORD-7): <field as labelled> <rule>, got <value>", items from 1; with
+ * no item (a poll's settings) it starts at the field.
  */
 export function describeProblem(
 	problem: Problem,

@@ -7,7 +7,7 @@ import type { BodyBuilder, BodyCheck, BodyInput, ParameterReader } from './body'
 export interface OperationSpec {
 	name: string;
 	value: string;
-	/** Sentence case, shown in the node picker and as an AI tool's description: "Create a booking". */
+	/** Sentence case, for the node picker and as an AI tool's description: "Create a booking". */
 	action: string;
 	description: string;
 	/** The operation's fields; the resource shows them when this operation is chosen. */
@@ -24,10 +24,8 @@ export interface OperationSpec {
 	/** The answer is a list: one item per record, `limit`/Return All apply. */
 	list?: boolean;
 	/**
-	 * What the action acts on, when it must happen once (booking a quote, paying a booking): path
-	 * ids or body fields. Its default Idempotency-Key is derived from the API, the action and these
-	 * values, never from the execution, so every run that asks again gets the API's first answer.
-	 * Without it (creations) the key is per item of an execution and its Retry.
+	 * What an action that must happen once acts on (path ids or body fields): its default key is
+	 * theirs (deriveReferentKey). Without it (creations) the key is per item of an execution.
 	 */
 	referent?: string[];
 	/** The capability a 403 means the key lacks (spec: Authentication). */
