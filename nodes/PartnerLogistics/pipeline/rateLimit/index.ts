@@ -12,20 +12,15 @@ export { rateHeadersOf } from './rateHeaders';
 const clock: Clock = { now: () => Date.now(), wait: async (ms) => await sleep(ms) };
 
 /**
- * What this n8n process learned of each API key's limit, and the queue of its starts, shared by
- * every run of the node, every poll and the hub picker on that key: all their requests count
- * against the one limit the API keeps for it. By API (base URL) and a hash of the key, never the
- * key itself; past the bound, the key used longest ago with nothing in flight is forgotten.
+ * Each API key's learned limit and queue of starts, shared by every run, poll and hub picker on
+ * it: all count against the API's one limit for it. By API and a hash of the key, never the key.
  */
 const apiKeyPacers = processMap<ApiKeyPacer>('rate limits, by API and API key', {
 	max: 100,
 	inUse: (pacer) => !pacer.idle,
 });
 
-/**
- * A run's (or a poll's, or the hub picker's) place among the senders on its API key: it waits for
- * the key's limit and its own ceilings (`settings`), and is withdrawn when `signal` aborts.
- */
+/** A run's (poll's, picker's) place among its API key's senders; withdrawn when `signal` aborts. */
 export function runPacer(
 	baseUrl: string,
 	apiKey: string,

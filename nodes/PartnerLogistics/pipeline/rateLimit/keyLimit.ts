@@ -36,17 +36,11 @@ export type Answer =
 	| { kind: 'failed' };
 
 /**
- * What one API key's answers taught about its limit (a LimitState, see limitPolicy.ts for its
- * rules), for every sender in this n8n process, and the bookkeeping those rules read: the key's
- * recent starts, what is in flight, the API's own word on its limit and quota, a pause. The
- * starts of every run on the key count in one window, and the requests in flight count for all.
- *
- * - A 429 before any request was accepted (others used the key's quota) teaches nothing: every
- *   start waits as the API asked.
- * - When the API says what remains of its quota (X-RateLimit-Remaining), that counts senders this
- *   process cannot see (other queue-mode workers): before a limit is known no more than that
- *   starts before its reset, an answer saying nothing remains teaches the limit without a 429,
- *   and no request beyond the limit is tried while the API says its window is full.
+ * One API key's LimitState (rules: limitPolicy.ts), for every sender in this process, and the
+ * bookkeeping the rules read: every run's recent starts in one window, what is in flight, a pause,
+ * and the API's word on its limit and quota. X-RateLimit-Remaining counts senders this process
+ * cannot see (other queue-mode workers): before a limit is known no more than it starts before
+ * its reset, and no probe goes while it says the window is full.
  *
  * Single-threaded JavaScript makes each check-and-reserve atomic: no await sits between them.
  */

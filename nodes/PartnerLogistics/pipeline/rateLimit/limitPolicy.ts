@@ -37,10 +37,7 @@ const SPREAD = 2;
 export interface Known {
 	/** Starts per window the API accepts, as far as its answers tell. */
 	limit: number;
-	/**
-	 * When the limit last changed or a probe was refused: the next probe waits from it, and a 429
-	 * for a start sent before it teaches nothing new.
-	 */
+	/** Last limit change or refused probe: the next probe waits from it; a 429 before it is old. */
 	changedAt: number;
 	/** How long after `changedAt` one more than the best is tried (0: once the window is full). */
 	climbAfter: number;
@@ -59,9 +56,8 @@ export interface AtBest extends Known {
 }
 
 /**
- * Raised above `from` by accepted probes, on trial: a probe may only have found the room a
- * window's edge leaves. A 429 for a start since undoes it; once the API took the new limit
- * within one window (looked at once a window, `checkedAt`), it stands.
+ * Raised above `from` by accepted probes, on trial (a probe may only have found a window edge's
+ * room): a 429 since undoes it; the API taking it within one window (`checkedAt`) makes it stand.
  */
 export interface Climbed extends Known {
 	name: 'climbed';
@@ -146,10 +142,7 @@ export function probeDue(state: KnownState, now: number, stated: number | undefi
 	return now - state.changedAt >= state.climbAfter;
 }
 
-/**
- * What an answer without a 429 teaches; `full`: it said nothing remains of the window
- * (X-RateLimit-Remaining: 0).
- */
+/** What an answer without a 429 teaches; `full`: it said X-RateLimit-Remaining: 0. */
 export function afterAccepted(state: LimitState, heard: Heard, full: boolean): LimitState {
 	// The API says its window is full: the limit, learned without a 429.
 	if (state.name === 'unknown') return full ? learned(heard) : state;
@@ -176,8 +169,8 @@ export function afterAccepted(state: LimitState, heard: Heard, full: boolean): L
 }
 
 /**
- * What a 429 teaches: the next state, or 'pause' when it says nothing of the rate (none went
- * through lately: others used the key's quota) and every start waits as the API asked.
+ * What a 429 teaches, or 'pause' when nothing went through lately (others used the key's quota):
+ * it says nothing of the rate, and every start waits as the API asked.
  */
 export function afterThrottled(state: LimitState, heard: Heard): LimitState | 'pause' {
 	const { now, told, accepted } = heard;
@@ -219,10 +212,7 @@ function learned({ now, told, accepted, tookInOneWindow }: Heard): KnownState {
 	return atOrBelow(first, Math.max(limit, tookInOneWindow()));
 }
 
-/**
- * Once the API took the limit climbed to within one window, the climb stands: a 429 after that
- * is a drop, not a wrong climb. Looked at once a window, from a window after the climb.
- */
+/** A climb stands once the API took it within one window: a later 429 is a drop, not a mistake. */
 function checkClimb(state: Climbed, heard: Heard): KnownState {
 	const { now } = heard;
 	if (now - Math.max(state.changedAt, state.checkedAt) < WINDOW_MS) return state;

@@ -32,7 +32,7 @@ export class ApiKeyPacer {
 		private readonly clock: Clock,
 	) {}
 
-	/** Waits for a start for `run`; undefined when the run was withdrawn (cancelled, or out of time). */
+	/** Waits for a start for `run`; undefined when it is withdrawn (cancelled, or out of time). */
 	async take(run: RunPacer): Promise<Start | undefined> {
 		return await new Promise((give) => {
 			this.waiting.push({ run, give });
@@ -48,10 +48,7 @@ export class ApiKeyPacer {
 		}
 	}
 
-	/**
-	 * Learns from the answer to the request started at `start`, and gives out what it frees. Bound:
-	 * it is every run's own `answered`.
-	 */
+	/** Learns from an answer and gives out what it frees; bound, as every run's own `answered`. */
 	readonly answered = (start: Start, answer: Answer): void => {
 		this.limit.answered(start, answer);
 		this.pump();
@@ -129,10 +126,7 @@ export class RunPacer {
 		if (signal?.aborted) key.withdraw(this);
 	}
 
-	/**
-	 * Waits until the next request may start and returns its start; undefined when the execution
-	 * was cancelled or the start would come after the run's deadline (see `blockedUntil`).
-	 */
+	/** The next start, once due; undefined if cancelled or past the deadline (`blockedUntil`). */
 	async nextStart(): Promise<Start | undefined> {
 		return this.signal?.aborted ? undefined : await this.key.take(this);
 	}

@@ -15,10 +15,9 @@ interface Entry {
 }
 
 /**
- * One API key's starts of the last two windows, every run's: when each left, when its answer came,
- * whether the API refused it, and from that, what the API still counts and what it was seen to
- * take. The windows the pacer reads move on with pointers that only go forward, so no start is
- * looked at again for every request.
+ * One API key's starts of the last two windows, every run's (when each left and was answered, if
+ * refused): what the API still counts and was seen to take. The windows read move on with pointers
+ * that only go forward, so no start is looked at again for every request.
  */
 export class StartLog {
 	/** Starts so far. */
@@ -54,10 +53,9 @@ export class StartLog {
 	}
 
 	/**
-	 * The API took the start numbered `seq`, which left at `at`: it takes at least as many as it
-	 * took in the window up to the latest start it took (`proven`). Only answered ones count, and a
-	 * late answer within that window counts when it comes, so a round trip's jitter neither adds
-	 * nor loses any.
+	 * The API took start `seq` (left at `at`): it takes at least as many as it took in the window up
+	 * to the latest start it took (`proven`). Only answered ones count, a late one within that
+	 * window when it comes, so a round trip's jitter neither adds nor loses any.
 	 */
 	took(seq: number, at: number): void {
 		if (at > this.latestTaken) {
@@ -84,9 +82,8 @@ export class StartLog {
 	}
 
 	/**
-	 * How many starts the API may still count at `now`, from the first that may on (refused ones
-	 * too, for speed: before a limit is known a 429 is rare), and when that first one stops
-	 * counting.
+	 * How many starts the API may still count at `now` (refused ones too, for speed: before a limit
+	 * is known a 429 is rare), and when the first of them stops counting.
 	 */
 	countedSince(now: number): { counted: number; firstLeavesAt: number } {
 		this.countedFrom = Math.max(this.countedFrom, this.starts[0]?.seq ?? 1);
@@ -124,11 +121,10 @@ export class StartLog {
 	}
 
 	/**
-	 * When `entry` stops counting in the API's window. A start counts a window after it left, plus
-	 * however much longer than the shortest its round trip took (it may have reached the API that
-	 * much later: a busy event loop, a slow first connection), capped, plus ARRIVAL_MARGIN_MS (the
-	 * next start's trip may be a little quicker than this one's, and clocks count whole ms); one
-	 * refused never counts.
+	 * When `entry` stops counting: a window after it left, plus however much longer than the
+	 * shortest its round trip took (it may have arrived that much later: a busy event loop, a slow
+	 * first connection), capped, plus ARRIVAL_MARGIN_MS (the next trip may be a little quicker, and
+	 * clocks count whole ms). One refused never counts.
 	 */
 	private leavesAt(entry: Entry, now: number): number {
 		if (entry.refused) return -Infinity;
