@@ -100,12 +100,11 @@ export function verifyHmacHeader(input: {
 }): Verification {
 	if (!input.header) return rejected('missing-header');
 	const prefix = (input.prefix ?? '').toLowerCase();
-	const candidates = decoded(
-		input.header
-			.split(/[\s,]+/)
-			.filter((entry) => entry !== '' && entry.toLowerCase().startsWith(prefix))
-			.map((entry) => decodeSignature(entry.slice(prefix.length), input.encoding)),
-	);
+	const candidates = input.header
+		.split(/[\s,]+/)
+		.filter((entry) => entry !== '' && entry.toLowerCase().startsWith(prefix))
+		.map((entry) => decodeSignature(entry.slice(prefix.length), input.encoding))
+		.filter((candidate): candidate is Buffer => candidate !== undefined);
 	return verifySigned(input.keys, input.algorithm, input.rawBody, candidates);
 }
 
@@ -217,10 +216,6 @@ function matchesAny(expected: Buffer, candidates: Buffer[]): boolean {
 			matched = true;
 	}
 	return matched;
-}
-
-function decoded(candidates: Array<Buffer | undefined>): Buffer[] {
-	return candidates.filter((candidate): candidate is Buffer => candidate !== undefined);
 }
 
 function decodeSignature(value: string | undefined, encoding: HmacEncoding): Buffer | undefined {
