@@ -8,11 +8,7 @@ import {
 	type Problem,
 } from '../pipeline/operation';
 
-/**
- * A payment initiation (booking, GO_BULK and HAUL payments): its fields, its body and its rules.
- * The body holds the fields the spec shows and nothing else: never an amount, card detail, proof,
- * provider reference or status. Booking payments are SAVED_CARD only.
- */
+/** A payment initiation (booking, GO_BULK, HAUL): its fields, body and rules, per kind. */
 export interface PaymentKind {
 	/** CREDIT may be chosen (GO_BULK and HAUL quotations issued with credit terms). */
 	credit: boolean;
@@ -83,10 +79,7 @@ export function paymentBody(kind: PaymentKind): BodyBuilder {
 	};
 }
 
-/**
- * Checks a payment body: the methods the endpoint takes, a card id with SAVED_CARD, and none of
- * the fields the spec says a client must never send, at any depth.
- */
+/** The methods the endpoint takes, a card id with SAVED_CARD, and no payment details. */
 export function paymentCheck(kind: PaymentKind): BodyCheck {
 	const methods = kind.credit ? ['SAVED_CARD', 'CREDIT'] : ['SAVED_CARD'];
 	return (body) => {
@@ -114,33 +107,16 @@ export function paymentCheck(kind: PaymentKind): BodyCheck {
 }
 
 /** Payment fields the spec forbids clients to send, compared without case, `_` or `-`. */
-const FORBIDDEN_PAYMENT_FIELDS = [
-	'amount',
-	'totalamount',
-	'card',
-	'cardnumber',
-	'pan',
-	'cvc',
-	'cvv',
-	'expiry',
-	'expirydate',
-	'expirymonth',
-	'expiryyear',
-	'expmonth',
-	'expyear',
-	'proof',
-	'paymentproof',
-	'providerreference',
-	'providerref',
-	'providertransactionid',
-	'status',
-	'paymentstatus',
-];
+const FORBIDDEN_PAYMENT_FIELDS = Object.values({
+	amounts: ['amount', 'totalamount'],
+	card: ['card', 'cardnumber', 'pan', 'cvc', 'cvv'],
+	expiry: ['expiry', 'expirydate', 'expirymonth', 'expiryyear', 'expmonth', 'expyear'],
+	proofs: ['proof', 'paymentproof'],
+	providerReferences: ['providerreference', 'providerref', 'providertransactionid'],
+	statuses: ['status', 'paymentstatus'],
+}).flat();
 
-/**
- * A body that must not carry what a payment may not either (a payment, a credit acceptance): no
- * card details, amounts, provider references, proofs or statuses, at any depth.
- */
+/** No forbidden payment field at any depth: for payments and credit acceptances alike. */
 export function noPaymentDetails(body: IDataObject): Problem | undefined {
 	return forbiddenField(body, '');
 }
