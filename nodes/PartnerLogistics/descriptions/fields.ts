@@ -1,9 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/**
- * A required ID. Every ID field reads the incoming item's field of the same name by default (the
- * previous step's output), and says so, so the fields of all operations behave alike.
- */
+/** A required ID, by default (as its hint says) the incoming item's field of the same name. */
 export function idField(
 	name: string,
 	displayName: string,

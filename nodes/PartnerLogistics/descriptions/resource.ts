@@ -4,9 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { isReadOnly, type ResourceSpec } from '../pipeline/operation';
 
 /**
- * A resource's part of the node description: its Operation picker, then each operation's fields,
- * shown only when that resource and operation are chosen (an operation file declares its fields
- * without saying so).
+ * A resource's Operation picker, then each operation's fields, shown only when both are chosen
+ * (operation files declare their fields without saying so).
  */
 export function resourceProperties(resource: ResourceSpec): INodeProperties[] {
 	const { defaultOperation } = resource;
@@ -35,7 +34,6 @@ export function resourceProperties(resource: ResourceSpec): INodeProperties[] {
 	];
 }
 
-/** The Resource picker. */
 export function resourcePicker(
 	resources: ResourceSpec[],
 	defaultResource: string,

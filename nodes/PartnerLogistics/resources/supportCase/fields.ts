@@ -10,10 +10,7 @@ export const casePath = '/partner-api/support-cases/{caseId}';
 const VISIBLE =
 	'Visible to your organization; attach evidence in the partner portal, never as private storage links';
 
-/**
- * A case action whose body is one required text (comment, close, reopen): the text field, its
- * body and its check, so the three actions differ only in words.
- */
+/** A case action whose body is one required text (comment, close, reopen): field, body, check. */
 export function caseText(
 	name: string,
 	displayName: string,
