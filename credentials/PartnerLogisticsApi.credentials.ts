@@ -61,9 +61,8 @@ export class PartnerLogisticsApi implements ICredentialType {
 	];
 
 	/**
-	 * The key header on every request. A function rather than n8n's generic `{{$credentials.apiKey}}`
-	 * template: n8n evaluates a template as an expression on every request, which cost about a
-	 * millisecond per item in a 1,000-item batch (README: Benchmarks).
+	 * A function, not n8n's `{{$credentials.apiKey}}` template: n8n evaluates a template on every
+	 * request, about a millisecond per item in a 1,000-item batch (README: Benchmarks).
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
