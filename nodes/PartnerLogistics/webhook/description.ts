@@ -3,9 +3,7 @@ import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
 /** How deliveries are signed: the values of Signature Scheme. */
 export type SignatureScheme = 'standardWebhooks' | 'stripe' | 'hmacHeader' | 'none';
 
-const showFor = (...schemes: SignatureScheme[]) => ({
-	show: { '/signatureScheme': schemes },
-});
+const showFor = (...schemes: SignatureScheme[]) => ({ show: { '/signatureScheme': schemes } });
 
 /** The trigger's Options: each option's default is declared here once (settings.ts reads it). */
 export const optionFields: INodeProperties[] = [

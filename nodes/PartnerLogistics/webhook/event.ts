@@ -22,9 +22,8 @@ export interface EventItem {
 }
 
 /**
- * Parses the verified raw bytes, not n8n's parsed body: the event is exactly what was signed. Any
- * JSON value is an event (a refusal only makes the sender retry for days); a body declared as
- * anything but JSON is refused even if it parses.
+ * Parses the verified raw bytes (what was signed, not n8n's parsed body). Any JSON value is an
+ * event (refusing only makes the sender retry for days); a non-JSON content type is refused.
  */
 export function parseEventBody(rawBody: Buffer, contentType: string | undefined): ParsedBody {
 	if (!isJsonContentType(contentType)) return { ok: false, reason: 'not-json-content-type' };

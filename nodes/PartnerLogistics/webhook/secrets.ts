@@ -33,9 +33,8 @@ const NO_SECRET =
 	'The Partner Logistics API credential has no Webhook Signing Secret. Paste the secret the partner portal shows for this webhook, or set Signature Scheme to None (not recommended).';
 
 /**
- * The keys of the credential's secrets (trimmed of copy-and-paste whitespace), current first. A
- * scheme that signs needs a current secret that yields a key: else a problem naming the field
- * (never its value), never a silent pass.
+ * The keys of the credential's secrets (copy-and-paste whitespace trimmed), current first. A
+ * signing scheme without a usable current secret is a problem naming the field, never a pass.
  */
 export function credentialKeys(
 	scheme: SignatureScheme,
@@ -60,9 +59,8 @@ function trimmed(value: unknown): string {
 }
 
 /**
- * A credential's secrets as derived keys, per credential and scheme, in this process: a delivery
- * costs no credential-store read nor key derivation. A broken secret is remembered for
- * KEYS_REREAD_AFTER_MS only (the user is probably fixing it); an unreadable credential not at all.
+ * Derived keys per credential and scheme, so a delivery costs no store read nor derivation; a
+ * broken secret is kept KEYS_REREAD_AFTER_MS only (being fixed), an unreadable credential never.
  */
 export class SecretCache {
 	private readonly entries: ProcessMap<{ keys: CredentialKeys; readAt: number }>;

@@ -5,7 +5,6 @@ export type { SignatureScheme };
 export type HmacAlgorithm = 'sha256' | 'sha512';
 export type HmacEncoding = 'hex' | 'base64';
 
-/** The trigger's `options` collection. */
 export interface TriggerOptions {
 	toleranceSeconds: number;
 	rememberEventIdsHours: number;
@@ -21,7 +20,6 @@ export interface TriggerOptions {
 	hmacPrefix: string;
 }
 
-/** The Options' defaults, as the trigger's description declares them. */
 export const DEFAULT_OPTIONS = Object.fromEntries(
 	optionFields.map((field) => [field.name, field.default]),
 ) as unknown as TriggerOptions;

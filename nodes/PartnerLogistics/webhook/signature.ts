@@ -179,9 +179,8 @@ function verifySigned(
 }
 
 /**
- * The index of the secret whose HMAC of `<signedPrefix><body>` is among the candidates, the last
- * match tried first and the new one remembered; else NO_MATCH, or NO_KEY when no secret yields a
- * key. A number, not an object: this runs per delivery.
+ * The index of the secret whose HMAC of `<signedPrefix><body>` is a candidate, the last match first
+ * (and remembered); else NO_MATCH, or NO_KEY without keys. A number: this runs per delivery.
  */
 function matchingKey(
 	signing: SigningKeys,

@@ -17,10 +17,9 @@ const STANDARD_WEBHOOKS_PREFIX = 'whsec_';
 const BASE64_ALPHABET = /^[A-Za-z0-9+/]*$/;
 
 /**
- * A Standard Webhooks secret's key exactly as the reference library (`standardwebhooks` 1.1.1,
- * `@stablelib/base64`) reads it: an optional `whsec_` prefix, then standard base64. Where the
- * library throws (another alphabet, fewer than 4 characters, more than 2 `=`), there is no key.
- * Like the library, a lone character after the last full group of four is ignored, unchecked.
+ * A Standard Webhooks secret's key as `standardwebhooks` 1.1.1 (`@stablelib/base64`) reads it: an
+ * optional `whsec_`, then base64; none where it throws (another alphabet, under 4 characters, over
+ * 2 `=`). As there, a lone character after the last full group of four is ignored, unchecked.
  */
 export function standardWebhooksKey(secret: string): Buffer | undefined {
 	const encoded = secret.startsWith(STANDARD_WEBHOOKS_PREFIX)
