@@ -46,9 +46,8 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 	methods = { credentialTest: { testApiKey } };
 
 	/**
-	 * One poll: read what is watched -> compare with the memory -> remember -> emit the changes. A
-	 * failure that leaves nothing to emit throws before the memory is written, so the next poll sees
-	 * the same changes: none lost, none repeated, and n8n shows the error.
+	 * Read -> compare with the memory -> remember -> emit. A failure with nothing to emit throws
+	 * before the memory is written: the next poll sees the same changes, none lost or repeated.
 	 */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const api = await pollSession(this);
@@ -70,16 +69,12 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 			if (awaitingCommit(scope, generation)) return null;
 
 			const observation = await observe(this, api, watched);
+			const { observed, unread, failure } = observation;
 			const { maxRecords, watching } = watched.compare;
-			if (observation.observed.length > maxRecords) throw tooMany(this, observation, watched);
+			if (observed.length > maxRecords) throw tooMany(this, observation, watched);
 			const before = recall(staticData.memory, watching);
-			const { changes, memory } = compare(
-				before,
-				observation.observed,
-				watched.compare,
-				observation.unread,
-			);
-			if (observation.failure !== undefined) {
+			const { changes, memory } = compare(before, observed, watched.compare, unread);
+			if (failure !== undefined) {
 				if (changes.length === 0) throw unreadError(observation, watched);
 				warnUnread(this, observation, watched);
 			}

@@ -43,11 +43,10 @@ export interface CompareOptions {
 export const NOT_FOUND = 'notFound';
 
 /**
- * The changes to emit and the memory to keep, from one poll and the memory before (none on a first
- * poll: it only learns, emitting `current` if asked; a 404 is reported on any poll). A change is
- * judged on the whole record's digest or the fields that count, never on a field we guessed.
- * `unread` IDs keep their memory, so their change comes later. Changed records move to the end; at
- * most `maxRecords` are kept.
+ * The changes to emit and the memory to keep, from one poll and the memory before: none on a first
+ * poll, which only learns (emitting `current` if asked), but a 404 on any poll. A change is judged
+ * on the whole record's digest or the fields that count, never a field we guessed. `unread` IDs
+ * keep their memory (their change comes later). Changed records go last; `maxRecords` are kept.
  */
 export function compare(
 	memory: Memory | undefined,

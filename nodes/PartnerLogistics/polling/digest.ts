@@ -25,7 +25,6 @@ function sorted(value: unknown): unknown {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
 
-/** The digest of a whole record: it changes when anything in the record changes. */
 export function recordDigest(record: IDataObject): string {
 	return sha256(canonicalJson(record));
 }
