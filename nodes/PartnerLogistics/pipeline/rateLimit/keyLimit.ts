@@ -15,7 +15,6 @@ const MAX_QUOTA_WAIT_MS = 60_000;
 
 export interface Clock {
 	now(): number;
-	/** Resolves after `ms`. */
 	wait(ms: number): Promise<void>;
 }
 
@@ -40,9 +39,8 @@ export type Answer =
  * bookkeeping the rules read: every run's recent starts in one window, what is in flight, a pause,
  * and the API's word on its limit and quota. X-RateLimit-Remaining counts senders this process
  * cannot see (other queue-mode workers): before a limit is known no more than it starts before
- * its reset, and no probe goes while it says the window is full.
- *
- * Single-threaded JavaScript makes each check-and-reserve atomic: no await sits between them.
+ * its reset, and no probe goes while it says the window is full. Each check-and-reserve is atomic:
+ * single-threaded, no await sits between them.
  */
 export class KeyLimit {
 	private state: LimitState = UNKNOWN;
@@ -88,7 +86,6 @@ export class KeyLimit {
 		return { at, probe, seq };
 	}
 
-	/** Learns from the answer to the request started at `start`. */
 	answered(start: Start, answer: Answer): void {
 		const now = this.clock.now();
 		this.inFlight = Math.max(0, this.inFlight - 1);

@@ -113,7 +113,6 @@ export interface Slot {
 	probe: boolean;
 }
 
-/** When the next start may go, and whether it tries one more than the limit (a probe). */
 export function nextSlot(state: LimitState, asked: Asked): Slot {
 	const { now, pausedUntil, quotaSpentUntil, starts } = asked;
 	if (state.name === 'unknown') {

@@ -40,7 +40,6 @@ export class ApiKeyPacer {
 		});
 	}
 
-	/** Gives up the waiting starts of `run`. */
 	withdraw(run: RunPacer): void {
 		for (const ticket of this.waiting.filter((waiting) => waiting.run === run)) {
 			this.waiting.splice(this.waiting.indexOf(ticket), 1);
