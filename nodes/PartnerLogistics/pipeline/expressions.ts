@@ -47,10 +47,9 @@ export function expressionLeaves(
 }
 
 /**
- * One expression whose value is the array of the codes' values, in order. Each code stands on its
- * own lines, so a trailing `// comment` in one cannot swallow the next. A value that is a function
- * or an object (a date, a list) comes back as a marker, so the caller evaluates that parameter the
- * usual way and gets n8n's own message or conversion for it.
+ * One expression giving the array of the codes' values. Each code stands on its own lines, so a
+ * trailing `// comment` cannot swallow the next. A function or object (a date, a list) comes back
+ * as a marker: the caller evaluates that parameter the usual way, for n8n's message or conversion.
  */
 export function batchExpression(codes: string[]): string {
 	const values = codes.map((code) => `(\n${code}\n)`).join(',\n');

@@ -16,9 +16,8 @@ export type ParameterReaders = (itemIndex: number) => ParameterReader;
 
 /**
  * Reads each item's parameters, each at most once, only those the operation asks for. A hidden
- * parameter reads as undefined, a hub picker as its ID (our pickers have no URL mode).
- *
- * From the second item on, the parameters read by expression are batched (see expressions.ts).
+ * parameter reads as undefined, a hub picker as its ID (our pickers have no URL mode). From the
+ * second item on, the parameters read by expression are batched (see expressions.ts).
  * If a field read straight off the first item differs from what n8n gave, none is read so for the
  * rest of the run. Values without an expression are taken as stored, as getNodeParameter gives
  * them: none of our properties declares a `validateType` for n8n's schema check to convert.

@@ -1,7 +1,6 @@
 /**
- * How often the API definitively refused an action on one referent (a quote to book, a booking to
- * pay), by chain: the generation of that referent's next Idempotency-Key. Each refusal spends a
- * key, so the next try after a fix is judged afresh even by an API that replays refusals.
+ * How often the API definitively refused an action on a referent, by chain: the generation of its
+ * next Idempotency-Key, so a try after a fix is judged afresh even by an API replaying refusals.
  */
 export type Generations = Record<string, number>;
 
@@ -37,10 +36,9 @@ export function recordPlace(
 }
 
 /**
- * The memory of refusals over several places at once, read as their highest generation: each
- * place reaches some paths n8n runs the node on and misses others (see `runKeys`). Losing a
- * place's record is safe: the key then is one the API refused, and it answers with that refusal
- * again, never with a second booking or payment.
+ * Refusals over several places, read as their highest generation: each reaches some of the paths
+ * n8n runs the node on (see `runKeys`). Losing one's record is safe: the API answers that key with
+ * its refusal again, never with a second booking or payment.
  */
 export class RefusalMemory {
 	constructor(private readonly places: RefusalPlace[]) {}

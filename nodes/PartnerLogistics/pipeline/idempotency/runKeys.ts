@@ -24,10 +24,9 @@ export interface KeyMemory {
 }
 
 /**
- * Whether an item's failure spends its key, so the next try is sent under a fresh one: a
- * definitive refusal (nothing was done, and an API may replay a refusal for its key, as Stripe
- * does). A success, a 409 (the key's first request holds), a 408 or 429 (not judged) and a 5xx or
- * a broken connection (no status: the outcome is unknown) keep the key.
+ * Whether a failure spends the item's key: a definitive refusal (nothing was done, and an API may
+ * replay a refusal for its key, as Stripe does). 409 (the first request holds), 408 and 429 (not
+ * judged), 5xx and no status (outcome unknown) keep it, as a success does.
  */
 export function refusedForGood(error: unknown): boolean {
 	const status = Number((error as { httpCode?: unknown } | undefined)?.httpCode);
@@ -35,11 +34,9 @@ export function refusedForGood(error: unknown): boolean {
 }
 
 /**
- * The last request under each key in this n8n process, by API, until it ends. Requests sharing a
- * key go one after the other, whichever runs send them: two rows booking one quote, and as much
- * two executions doing so at once (a webhook delivered twice, an agent's parallel tool calls, a
- * workflow run while its previous run is still booking). The later one gets the API's replay of
- * the first answer instead of a 409 for a request in progress.
+ * The last request under each key in this process, by API, until it ends: requests sharing a key
+ * go one after the other from any run (two rows booking one quote, a webhook delivered twice, an
+ * agent's parallel tool calls), the later getting the API's replay, not a 409 for one in progress.
  */
 const turns = processMap<Promise<unknown>>('requests in turn, by API and Idempotency-Key', {
 	// Each entry leaves when its request ends: what is in flight is the bound.
@@ -133,7 +130,6 @@ export class RunKeys {
 		delete this.memory.sent[digestOf(key)];
 	}
 
-	/** Whether the key is a referent key this run derived. */
 	isReferentKey(key: string): boolean {
 		return this.referentKeys.has(key);
 	}
