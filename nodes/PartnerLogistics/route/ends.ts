@@ -24,19 +24,13 @@ export const hubPicker = (side: 'pickup' | 'dropoff', label: string): INodePrope
 			placeholder: 'Select a hub...',
 			typeOptions: { searchListMethod: 'searchHubs', searchable: true },
 		},
-		{
-			displayName: 'ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. hub_123',
-		},
+		{ displayName: 'ID', name: 'id', type: 'string', placeholder: 'e.g. hub_123' },
 	],
 	displayOptions: {
 		show: { [`${side}Method`]: [side === 'pickup' ? 'HUB_DROPOFF' : 'HUB_PICKUP'] },
 	},
 });
 
-/** Latitude and longitude of a place. */
 export const coordinateFields = (
 	name: (axis: 'Latitude' | 'Longitude') => string,
 	label: string,

@@ -1,6 +1,5 @@
 import { additionalFields, extraBodyField, idField } from '../../descriptions/fields';
 
-/** The HAUL quotation an operation acts on. */
 export const quotationId = idField('quotationId', 'Quotation ID', 'The HAUL quotation', 'hq_123');
 
 export const quotationPath = '/partner-api/haulage/quotations/{quotationId}';

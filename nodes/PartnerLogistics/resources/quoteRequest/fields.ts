@@ -1,6 +1,5 @@
 import { idField } from '../../descriptions/fields';
 
-/** The quote request an operation acts on. */
 export const quoteRequestId = idField(
 	'quoteRequestId',
 	'Quote Request ID',

@@ -1,7 +1,7 @@
 import { idField, textField } from '../../descriptions/fields';
-import { required, type BodyBuilder, type OperationSpec } from '../../pipeline/operation';
+import type { BodyBuilder, OperationSpec } from '../../pipeline/operation';
+import { text } from '../../route/rules';
 
-/** The case an operation acts on. */
 export const caseId = idField('caseId', 'Case ID', 'The support case', 'case_123');
 
 export const casePath = '/partner-api/support-cases/{caseId}';
@@ -21,9 +21,6 @@ export function caseText(
 	return {
 		fields: [caseId, textField(name, displayName, description, placeholder, VISIBLE)],
 		body,
-		check: (sent) => {
-			const text = sent[name];
-			return typeof text === 'string' && text.trim() !== '' ? undefined : required(name, text);
-		},
+		check: (sent) => text(sent[name], name),
 	};
 }
