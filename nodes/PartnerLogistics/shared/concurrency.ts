@@ -1,7 +1,6 @@
 /**
- * Calls `work` for each index from 0 to `count - 1`, in order, with at most `concurrency` calls
- * under way at once. No further call starts once `stop()` is true; `beforeEach` runs before each
- * index is taken (a run's turn-taking). Errors are the caller's: `work` handles its own.
+ * Calls `work` for each index below `count`, in order, at most `concurrency` at once, none once
+ * `stop()`; `beforeEach` runs before each index is taken (turn-taking). `work` handles its errors.
  */
 export async function eachConcurrently(
 	count: number,

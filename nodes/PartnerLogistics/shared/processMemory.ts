@@ -1,8 +1,8 @@
 /**
- * What this n8n process keeps beyond one run, all made here: each kind is one map, keyed by what
- * it belongs to (an API key, a referent, a trigger), with its bound. Runs borrow from these maps
- * and keep nothing of their own past their end. All of it may be lost on a restart at no cost but
- * a slower start: what must survive one lives in n8n's node context and static data instead.
+ * What this n8n process keeps beyond one run, all made here: one bounded map per kind, keyed by
+ * what it belongs to (an API key, a referent, a trigger); runs keep nothing past their end. A
+ * restart may lose it all at no cost but a slower start: what must survive lives in n8n's node
+ * context and static data.
  */
 const kinds: Array<ProcessMap<unknown>> = [];
 

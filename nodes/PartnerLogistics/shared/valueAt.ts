@@ -1,7 +1,6 @@
 /**
- * A field's value in a JSON object (an API record, an event payload): by its name, or, when the
- * object has no field of that exact name, by a dotted path through nested objects
- * (`truck.assignmentId`, `data.type`). Own fields only, never into a list: anything else is none.
+ * A field's value in a JSON object (an API record, an event payload): by its exact name, else by a
+ * dotted path through nested objects (`data.type`). Own fields only, never into a list; else none.
  */
 export function valueAt(value: unknown, field: string): unknown {
 	if (!isObject(value)) return undefined;
