@@ -26,9 +26,8 @@ export class PartnerLogisticsTrigger implements INodeType {
 			dark: 'file:../../icons/partnerLogistics.dark.svg',
 		},
 		group: ['trigger'],
-		// 1.1 behaves as 1, but n8n 2.41 evaluates the Webhook node v1's binaryData option (in an
-		// expression isolate) on each delivery to a typeVersion 1 trigger: ~10% of n8n's CPU per
-		// delivery (bench/trigger.ts).
+		// 1.1 behaves as 1, but at 1 n8n 2.41 evaluates the Webhook node v1's binaryData option, in
+		// an expression isolate, on every delivery: ~10% of n8n's CPU per delivery (bench/trigger.ts).
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: '={{$parameter["events"] ? "Events: " + $parameter["events"] : "All events"}}',
@@ -54,10 +53,9 @@ export class PartnerLogisticsTrigger implements INodeType {
 
 	methods = { credentialTest: { testApiKey } };
 
-	// The spec has no endpoint to register webhooks (the URL is pasted into the partner portal):
-	// nothing to create or delete remotely. checkExists, called on publishing and when "Listen for
-	// test event" starts, checks settings and secret, so a trigger that could verify nothing fails
-	// to start rather than refuse every delivery; true ("registered" by the user) skips create.
+	// The spec has no endpoint to register webhooks (the URL is pasted into the partner portal). n8n
+	// calls checkExists on publishing and on "Listen for test event": a trigger that could verify
+	// nothing fails to start then, not at every delivery; true ("registered") skips create.
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {

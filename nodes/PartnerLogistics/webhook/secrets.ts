@@ -48,10 +48,8 @@ export function credentialKeys(
 	const broken = keys.keys.indexOf(undefined);
 	if (broken < 0) return { ok: true, keys };
 	const field = broken === 0 ? 'Webhook Signing Secret' : 'Previous Signing Secret';
-	return {
-		ok: false,
-		problem: `The ${field} is not a Standard Webhooks secret (whsec_ followed by base64; the prefix may be left out). Copy it again from the partner portal, or choose the Signature Scheme the partner uses.`,
-	};
+	const problem = `The ${field} is not a Standard Webhooks secret (whsec_ followed by base64; the prefix may be left out). Copy it again from the partner portal, or choose the Signature Scheme the partner uses.`;
+	return { ok: false, problem };
 }
 
 function trimmed(value: unknown): string {
@@ -83,10 +81,8 @@ export class SecretCache {
 			secrets = await credential.read();
 		} catch (error) {
 			const reason = (error as Error).message;
-			return {
-				ok: false,
-				problem: `The Partner Logistics API credential could not be read: ${reason}`,
-			};
+			const problem = `The Partner Logistics API credential could not be read: ${reason}`;
+			return { ok: false, problem };
 		}
 		const keys = credentialKeys(credential.scheme, secrets);
 		if (id !== undefined) this.entries.set(id, { keys, readAt: now });

@@ -46,10 +46,7 @@ const NOT_EMPTY = ['stripeHeaderName', 'hmacHeaderName', 'eventTypeField', 'even
 /** An HTTP header name (RFC 9110 token), or nothing. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]*$/;
 
-/**
- * Turns the node's parameters into settings. A value an expression got wrong is a problem the
- * user sees, never a silent fallback to something weaker (an unknown scheme is not `none`).
- */
+/** The parameters as settings: a bad value is a problem, never a weaker fallback (e.g. `none`). */
 export function resolveSettings(
 	signatureScheme: unknown,
 	events: unknown,
@@ -78,10 +75,8 @@ export function resolveSettings(
 	const header = merged.eventTypeHeader;
 	const eventTypeHeader = typeof header === 'string' ? header.trim() : undefined;
 	if (eventTypeHeader === undefined || !HEADER_NAME.test(eventTypeHeader)) {
-		return {
-			ok: false,
-			problem: `eventTypeHeader must be a header name such as X-Event-Type, or empty; not "${header}"`,
-		};
+		const problem = `eventTypeHeader must be a header name such as X-Event-Type, or empty; not "${header}"`;
+		return { ok: false, problem };
 	}
 	return {
 		ok: true,

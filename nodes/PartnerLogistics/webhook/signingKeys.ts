@@ -3,10 +3,7 @@ import type { SignatureScheme } from './settings';
 /** How a scheme turns a secret into HMAC key bytes. */
 export type KeyFormat = 'standardWebhooks' | 'text';
 
-/**
- * A secret list's HMAC keys, current first, derived once per credential read (see SecretCache);
- * `undefined` for a secret that yields none.
- */
+/** The secrets' HMAC keys, current first, derived per credential read; `undefined`: none. */
 export interface SigningKeys {
 	readonly keys: ReadonlyArray<Buffer | undefined>;
 	/** Tried first: the last to match. Mid-rotation a sender keeps to one secret: 1 HMAC, not 2. */
@@ -41,10 +38,7 @@ export function keyFormat(scheme: SignatureScheme): KeyFormat {
 	return scheme === 'standardWebhooks' ? 'standardWebhooks' : 'text';
 }
 
-export function keyOf(secret: string, format: KeyFormat): Buffer | undefined {
-	return format === 'standardWebhooks' ? standardWebhooksKey(secret) : textKey(secret);
-}
-
 export function deriveKeys(secrets: readonly string[], format: KeyFormat): SigningKeys {
-	return { keys: secrets.map((secret) => keyOf(secret, format)), first: 0 };
+	const keyOf = format === 'standardWebhooks' ? standardWebhooksKey : textKey;
+	return { keys: secrets.map((secret) => keyOf(secret)), first: 0 };
 }
