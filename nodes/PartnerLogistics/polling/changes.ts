@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { valueAt } from '../shared/valueAt';
+import { hasOwn, valueAt } from '../shared/valueAt';
 import { fieldDigests, recordDigest } from './digest';
 import { bounded, type Memory, type Remembered } from './memory';
 
@@ -131,16 +131,16 @@ function change(
 	return { change: kind, recordId, changedFields: changed, record };
 }
 
-const has = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key);
-
 /** The fields whose digest differs: the record's own fields in order, then the removed ones. */
 export function changedFields(
 	before: Record<string, string>,
 	after: Record<string, string>,
 ): string[] {
-	const removed = Object.keys(before).filter((field) => !has(after, field));
+	const removed = Object.keys(before).filter((field) => !hasOwn(after, field));
 	return [
-		...Object.keys(after).filter((field) => !has(before, field) || before[field] !== after[field]),
+		...Object.keys(after).filter(
+			(field) => !hasOwn(before, field) || before[field] !== after[field],
+		),
 		...removed,
 	];
 }

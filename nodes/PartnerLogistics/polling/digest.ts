@@ -4,10 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 /** Length of a field's digest: enough to tell one field's values apart, short to store. */
 const FIELD_DIGEST_LENGTH = 12;
 
-/**
- * JSON text with the keys of every object sorted, so the same content always gives the same
- * text whatever order the API lists the fields in. Array order counts: a list is its order.
- */
+/** JSON with each object's keys sorted, so the API's field order never counts; a list's does. */
 export function canonicalJson(value: unknown): string {
 	return JSON.stringify(sorted(value)) ?? 'undefined';
 }
@@ -16,11 +13,8 @@ function sorted(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(sorted);
 	if (!value || typeof value !== 'object') return value;
 	const object = value as IDataObject;
-	return Object.fromEntries(
-		Object.keys(object)
-			.sort()
-			.map((key) => [key, sorted(object[key])]),
-	);
+	const keys = Object.keys(object).sort();
+	return Object.fromEntries(keys.map((key) => [key, sorted(object[key])]));
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');

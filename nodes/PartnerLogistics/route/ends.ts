@@ -5,6 +5,9 @@ import { numberField } from './numbers';
 // One end of a route (how it is served; its address, coordinates or hub), for the direct route
 // form and the GO_BULK form alike.
 
+/** The method that serves an end at a hub: the sender drops off, the receiver picks up. */
+const HUB_METHOD = { pickup: 'HUB_DROPOFF', dropoff: 'HUB_PICKUP' };
+
 export const hubPicker = (side: 'pickup' | 'dropoff', label: string): INodeProperties => ({
 	displayName: label,
 	name: `${side}HubId`,
@@ -26,9 +29,7 @@ export const hubPicker = (side: 'pickup' | 'dropoff', label: string): INodePrope
 		},
 		{ displayName: 'ID', name: 'id', type: 'string', placeholder: 'e.g. hub_123' },
 	],
-	displayOptions: {
-		show: { [`${side}Method`]: [side === 'pickup' ? 'HUB_DROPOFF' : 'HUB_PICKUP'] },
-	},
+	displayOptions: { show: { [`${side}Method`]: [HUB_METHOD[side]] } },
 });
 
 export const coordinateFields = (
@@ -48,10 +49,7 @@ export const coordinateFields = (
 export const homeFields = (side: 'pickup' | 'dropoff'): INodeProperties[] => {
 	const where = side === 'pickup' ? 'Pickup' : 'Drop-Off';
 	const displayOptions = {
-		hide: {
-			[`${side}Method`]: [side === 'pickup' ? 'HUB_DROPOFF' : 'HUB_PICKUP'],
-			orderMode: ['MULTI_STOP'],
-		},
+		hide: { [`${side}Method`]: [HUB_METHOD[side]], orderMode: ['MULTI_STOP'] },
 	};
 	return [
 		{

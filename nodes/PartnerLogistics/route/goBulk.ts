@@ -79,12 +79,8 @@ export function goBulkBody({ read, item }: BodyInput): IDataObject {
 	const body = pick({ ...source, ...compact(additional) }, GO_BULK_FIELDS);
 	const otherEnd = (side: string, viaHub: boolean) =>
 		viaHub ? [`${side}Address`, `${side}Latitude`, `${side}Longitude`] : [`${side}HubId`];
-	for (const field of [
-		...otherEnd('pickup', body.pickupMethod === 'HUB_DROPOFF'),
-		...otherEnd('dropoff', body.dropoffMethod === 'HUB_PICKUP'),
-	]) {
-		delete body[field];
-	}
+	for (const field of otherEnd('pickup', body.pickupMethod === 'HUB_DROPOFF')) delete body[field];
+	for (const field of otherEnd('dropoff', body.dropoffMethod === 'HUB_PICKUP')) delete body[field];
 	return body;
 }
 

@@ -19,6 +19,6 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** `constructor` or `toString` is no field of a record. */
-function hasOwn(value: object, key: string): boolean {
+export function hasOwn(value: object, key: string): boolean {
 	return Object.prototype.hasOwnProperty.call(value, key);
 }
