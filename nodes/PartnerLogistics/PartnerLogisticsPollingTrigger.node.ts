@@ -53,9 +53,8 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 		const api = await pollSession(this);
 		const watched = readWatchSettings(this);
 		if (this.getMode() === 'manual') {
-			// Fetch Test Event: the records as they are now, to build the workflow on real data. The
-			// memory is neither read nor written (n8n saves no manual run's static data anyway), so
-			// testing never hides a change from the active workflow.
+			// Fetch Test Event: the records as they are now. The memory is neither read nor written (n8n
+			// saves no manual run's static data anyway): testing never hides a change from the workflow.
 			const { observed, failure } = await observe(this, api, watched);
 			if (failure !== undefined) throw failure;
 			return items(observed.map(currentChange));

@@ -19,27 +19,6 @@ export function idField(
 	};
 }
 
-/** A required free text, e.g. a comment or the note that closes a case. */
-export function textField(
-	name: string,
-	displayName: string,
-	description: string,
-	placeholder: string,
-	hint: string,
-): INodeProperties {
-	return {
-		displayName,
-		name,
-		type: 'string',
-		typeOptions: { rows: 3 },
-		required: true,
-		default: '',
-		placeholder,
-		description,
-		hint,
-	};
-}
-
 /** The operation's optional fields, in the one collection every operation names alike. */
 export function additionalFields(
 	options: INodeProperties[],

@@ -3,10 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { isReadOnly, type ResourceSpec } from '../pipeline/operation';
 
-/**
- * A resource's Operation picker, then each operation's fields, shown only when both are chosen
- * (operation files declare their fields without saying so).
- */
+/** A resource's Operation picker, then its operations' fields, shown only when chosen (here). */
 export function resourceProperties(resource: ResourceSpec): INodeProperties[] {
 	const { defaultOperation } = resource;
 	const options: INodePropertyOptions[] = resource.operations.map((spec) => ({

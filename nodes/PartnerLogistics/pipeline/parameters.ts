@@ -63,9 +63,8 @@ export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 				results = context.evaluateExpression(batchCode.expression, itemIndex) as unknown[];
 			}
 		} catch {
-			// The item's data or the batch is at fault: each parameter is read the usual way, one
-			// that fails left to fail again, naming itself, when the operation reads it. A batch
-			// that fails where each of its parameters works is not tried again in this run.
+			// The item's data or the batch is at fault: each parameter is read the usual way (one that
+			// fails will again, naming itself); a batch failing where each works is not retried this run.
 			for (const name of batch) {
 				try {
 					values.set(name, evaluate(name, itemIndex));

@@ -12,10 +12,7 @@ export interface RefusalPlace {
 	raise(chain: string, generation: number): void;
 }
 
-/**
- * A place kept as a plain record (the node context, static data), changed in place or, with
- * `replace`, as a changed copy (why: staticPlace).
- */
+/** A place kept as a plain record, changed in place or, with `replace`, as a copy (staticPlace). */
 export function recordPlace(
 	bound: number,
 	read: () => Generations | undefined,

@@ -1,4 +1,6 @@
-import { idField, textField } from '../../descriptions/fields';
+import type { INodeProperties } from 'n8n-workflow';
+
+import { idField } from '../../descriptions/fields';
 import type { BodyBuilder, OperationSpec } from '../../pipeline/operation';
 import { text } from '../../route/rules';
 
@@ -17,10 +19,17 @@ export function caseText(
 	description: string,
 	placeholder: string,
 ): Pick<OperationSpec, 'fields' | 'body' | 'check'> {
-	const body: BodyBuilder = ({ read }) => ({ [name]: read(name) });
-	return {
-		fields: [caseId, textField(name, displayName, description, placeholder, VISIBLE)],
-		body,
-		check: (sent) => text(sent[name], name),
+	const field: INodeProperties = {
+		displayName,
+		name,
+		type: 'string',
+		typeOptions: { rows: 3 },
+		required: true,
+		default: '',
+		placeholder,
+		description,
+		hint: VISIBLE,
 	};
+	const body: BodyBuilder = ({ read }) => ({ [name]: read(name) });
+	return { fields: [caseId, field], body, check: (sent) => text(sent[name], name) };
 }
