@@ -55,8 +55,9 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 		if (this.getMode() === 'manual') {
 			// Fetch Test Event: the records as they are now. The memory is neither read nor written (n8n
 			// saves no manual run's static data anyway): testing never hides a change from the workflow.
-			const { observed, failure } = await observe(this, api, watched);
-			if (failure !== undefined) throw failure;
+			const observation = await observe(this, api, watched);
+			if (observation.failures.length) throw unreadError(observation, watched);
+			const { observed } = observation;
 			return items(observed.map(currentChange));
 		}
 
@@ -68,12 +69,12 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 			if (awaitingCommit(scope, generation)) return null;
 
 			const observation = await observe(this, api, watched);
-			const { observed, unread, failure } = observation;
+			const { observed, unread, failures } = observation;
 			const { maxRecords, watching } = watched.compare;
 			if (observed.length > maxRecords) throw tooMany(this, observation, watched);
 			const before = recall(staticData.memory, watching);
 			const { changes, memory } = compare(before, observed, watched.compare, unread);
-			if (failure !== undefined) {
+			if (failures.length) {
 				if (changes.length === 0) throw unreadError(observation, watched);
 				warnUnread(this, observation, watched);
 			}
@@ -109,27 +110,32 @@ function tooMany(
 	);
 }
 
-/** A poll with nothing to emit but IDs it could not read fails, with the first failure. */
-function unreadError({ failure, unread }: Observation, { ids = [] }: WatchSettings): unknown {
-	if (
-		ids.length > 1 &&
-		(failure instanceof NodeApiError || failure instanceof NodeOperationError)
-	) {
-		failure.description =
-			`${failure.description ?? ''} ${unread.length} of ${ids.length} IDs could not be read; nothing is lost, the next poll reads them again.`.trim();
-	}
-	return failure;
+/** Each ID that could not be read, once, with why: "qr_2 (The API's answer grew past …)". */
+function unreadList({ failures }: Observation): string {
+	const listed = failures.slice(0, 10).map(({ id, error }) => `${id} (${error.message})`);
+	return listed.join('; ') + (failures.length > 10 ? `; and ${failures.length - 10} more` : '');
 }
 
-/** Changes were emitted although some IDs could not be read: n8n's log says which. */
+/** A poll with nothing to emit but IDs it could not read fails: the first failure, and each ID. */
+function unreadError(observation: Observation, { ids = [] }: WatchSettings): Error {
+	const [{ error }] = observation.failures;
+	const { failures } = observation;
+	if (ids.length > 1 && (error instanceof NodeApiError || error instanceof NodeOperationError)) {
+		const which = failures.length > 1 ? ` They are ${unreadList(observation)}.` : '';
+		error.description =
+			`${error.description ?? ''} ${failures.length} of ${ids.length} IDs could not be read; nothing is lost, the next poll reads them again.${which}`.trim();
+	}
+	return error;
+}
+
+/** Changes were emitted although some IDs could not be read: n8n's log names each, once. */
 function warnUnread(
 	context: IPollFunctions,
-	{ failure, unread }: Observation,
+	observation: Observation,
 	{ watch, ids = [] }: WatchSettings,
 ): void {
-	const shown = unread.slice(0, 10).join(', ') + (unread.length > 10 ? ', …' : '');
 	context.logger.warn(
-		`Partner Logistics Polling Trigger "${context.getNode().name}": ${unread.length} of ${ids.length} ${watch.records} could not be read (${shown}): ${(failure as Error).message}. The others' changes were emitted; theirs come with a later poll.`,
+		`Partner Logistics Polling Trigger "${context.getNode().name}": ${observation.failures.length} of ${ids.length} ${watch.records} could not be read: ${unreadList(observation)}. The others' changes were emitted; theirs come with a later poll.`,
 		{ workflowId: context.getWorkflow().id },
 	);
 }

@@ -152,7 +152,7 @@ describe('retries the Idempotency-Key makes safe', () => {
 			options: { faultRetries: 0 },
 		});
 		expect(error?.message).toBe(
-			'No answer from the API within 0 s (timeout). Running the item again is safe.',
+			'No answer from the API within 0.3 s (timeout). Running the item again is safe.',
 		);
 		expect((error as NodeApiError).description).toMatch(/^The API may have processed the request/);
 		// The sandbox logs a request when it has answered it: after its 700 ms hold.

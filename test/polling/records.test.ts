@@ -1,3 +1,4 @@
+import { loggedText } from '../harness';
 import { startPollHarness } from '../harness/poll';
 import { assignedHaulage, requestHaulage, requestQuotation, useSandbox, watchIds } from './helpers';
 
@@ -176,6 +177,75 @@ describe('watching trips and trucks', () => {
 });
 
 describe('IDs that fail', () => {
+	test('an ID whose answer trickles and one that inflates past the bound: the third still comes, within one Timeout', async () => {
+		const [trickling, bomb, quoted] = [
+			await requestQuotation(api),
+			await requestQuotation(api),
+			await requestQuotation(api),
+		];
+		const trigger = watchIds(
+			sandbox,
+			'quoteRequest',
+			'quoteRequestIds',
+			[trickling, bomb, quoted],
+			{ requestOptions: { timeout: 1000 } },
+		);
+		await trigger.activate();
+		for (const id of [trickling, bomb, quoted]) sandbox.admin.issueQuoteRequestQuotation(id);
+		sandbox.admin.setFaults({
+			failNext: [
+				{ kind: 'trickle', intervalMs: 100, path: `/partner-api/quote-requests/${trickling}` },
+				{ kind: 'gzipBomb', path: `/partner-api/quote-requests/${bomb}` },
+			],
+		});
+		const started = Date.now();
+		const polled = await trigger.poll();
+		// One Timeout, not Timeout × (Connection Retries + 1): the next poll is the retry.
+		expect(Date.now() - started).toBeLessThan(3000);
+		expect(polled.items).toEqual([
+			expect.objectContaining({ change: 'changed', recordId: quoted }),
+		]);
+		const logged = (await loggedText()).split('\n').filter((line) => line.includes(trickling));
+		expect(logged).toHaveLength(1);
+		expect(logged[0]).toContain('2 of 3 quote requests could not be read');
+		expect(logged[0]).toContain(
+			`${trickling} (Could not check quote request ${trickling}: The API started answering and then stopped sending`,
+		);
+		expect(logged[0]).toContain(
+			`${bomb} (Could not check quote request ${bomb}: The API's answer grew past the 100 MiB`,
+		);
+		expect(sandbox.requests({ path: `/partner-api/quote-requests/${trickling}` })).toHaveLength(2);
+
+		// The next poll, on time, reads them again: their changes come now.
+		const next = await trigger.poll();
+		expect(next.items?.map((item) => item.recordId).sort()).toEqual([trickling, bomb].sort());
+		expect(trigger.failures).toHaveLength(0);
+	});
+
+	test('every ID hanging: the poll fails once, naming each, and the memory stays', async () => {
+		const [first, second] = [await requestQuotation(api), await requestQuotation(api)];
+		const trigger = watchIds(sandbox, 'quoteRequest', 'quoteRequestIds', [first, second], {
+			requestOptions: { timeout: 500 },
+		});
+		await trigger.activate();
+		const memory = trigger.liveState();
+		sandbox.admin.issueQuoteRequestQuotation(first);
+		sandbox.admin.setFaults({
+			failNext: [{ kind: 'noHeaders', path: /^\/partner-api\/quote-requests\//, times: 2 }],
+		});
+		const failed = await trigger.poll();
+		expect(failed.items).toBeNull();
+		expect(failed.error?.message).toMatch(
+			/^Could not check quote request qr_\w+: No answer from the API within 0\.5 s \(timeout\)/,
+		);
+		expect(failed.error?.description).toMatch(
+			new RegExp(
+				`2 of 2 IDs could not be read; nothing is lost.* They are (${first}|${second}) \\(.*; (${first}|${second}) \\(`,
+			),
+		);
+		expect(trigger.liveState()).toEqual(memory);
+	});
+
 	test("one ID's 500 leaves its change for the next poll; the others' changes come now", async () => {
 		const [first, second] = [await requestQuotation(api), await requestQuotation(api)];
 		const trigger = watchIds(sandbox, 'quoteRequest', 'quoteRequestIds', [first, second]);

@@ -2,7 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { pathOf } from '../pipeline/operation';
-import { readListPage, readRecords, type ApiSession } from '../pipeline/request';
+import { failsEveryRequest, readListPage, readRecords, type ApiSession } from '../pipeline/request';
 import { eachConcurrently } from '../shared/concurrency';
 import type { Observed } from './changes';
 import { identify } from './identity';
@@ -14,8 +14,8 @@ export interface Observation {
 	observed: Observed[];
 	/** Listed IDs that could not be read this poll (their memory stays as it was). */
 	unread: string[];
-	/** The first failure among them. */
-	failure?: unknown;
+	/** Why each of them could not be read, in the order they failed. */
+	failures: Array<{ id: string; error: Error }>;
 }
 
 /**
@@ -45,19 +45,19 @@ async function readList(
 		.with({ prefix: `Could not check ${watch.records}:` })
 		.read({ ...request, itemIndex: 0 }, `a JSON list of ${watch.records}`);
 	const { records } = readListPage(body);
-	return { observed: identified(context, records, field, watch), unread: [] };
+	return { observed: identified(context, records, field, watch), unread: [], failures: [] };
 }
 
 /**
  * The record operation's request for each listed ID, up to Concurrency at a time, paced as one
  * run. An ID the API answers 404 for is observed as not found; any other failure leaves that ID
- * unread and the others go on, except one that no other ID would escape (a refused key, a
- * missing capability, no answer at all): that stops the poll.
+ * unread and the others go on (an answer that hangs or is too large included), except one that no
+ * other ID would escape (a refused key, a missing capability, an API out of reach): that stops
+ * the poll.
  */
 async function readListed(api: ApiSession, watch: WatchSpec, ids: string[]): Promise<Observation> {
 	const observed: Array<Observed | undefined> = [];
-	const unread: string[] = [];
-	let failure: unknown;
+	const failures: Observation['failures'] = [];
 	let fatal: unknown;
 	await eachConcurrently(
 		ids.length,
@@ -74,11 +74,10 @@ async function readListed(api: ApiSession, watch: WatchSpec, ids: string[]): Pro
 			} catch (error) {
 				if (error instanceof NodeApiError && error.httpCode === '404') {
 					observed[index] = { id, notFound: error.message };
-				} else if (stopsEveryId(error)) {
+				} else if (failsEveryRequest(error)) {
 					fatal ??= error;
 				} else {
-					unread.push(id);
-					failure ??= error;
+					failures.push({ id, error: error as Error });
 				}
 			}
 		},
@@ -87,15 +86,9 @@ async function readListed(api: ApiSession, watch: WatchSpec, ids: string[]): Pro
 	if (fatal !== undefined) throw fatal;
 	return {
 		observed: observed.filter((seen): seen is Observed => seen !== undefined),
-		unread,
-		failure,
+		unread: failures.map(({ id }) => id),
+		failures,
 	};
-}
-
-/** A failure every other ID would meet too: the key refused, a capability missing, no answer. */
-function stopsEveryId(error: unknown): boolean {
-	if (!(error instanceof NodeApiError)) return true;
-	return error.httpCode === '401' || error.httpCode === '403' || !error.httpCode;
 }
 
 /** A record answer as one record: an object as it is; anything else under `records`. */

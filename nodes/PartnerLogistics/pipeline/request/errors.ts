@@ -193,7 +193,8 @@ function describeTooLarge({ bytes = 0, mutating }: { bytes?: number; mutating: b
 
 /** What a connection fault was, in words. */
 export function describeFaultCode(code: string, timeoutMs: number): string {
-	const seconds = Math.round(timeoutMs / 1000);
+	// Tenths below 10 s: a Timeout of 300 ms is "0.3 s", not "0 s".
+	const seconds = Number((timeoutMs / 1000).toFixed(timeoutMs < 10_000 ? 1 : 0));
 	return code === 'E_ANSWER_STALLED'
 		? `The API started answering and then stopped sending: no whole answer within ${seconds} s (timeout)`
 		: TIMEOUT_FAULTS.includes(code)

@@ -23,7 +23,7 @@ import {
 } from './transport';
 
 export type { ApiResponse, RequestPreview } from './transport';
-export type { Failure, ItemRequest } from './send';
+export { failsEveryRequest, type Failure, type ItemRequest } from './send';
 export { readListPage, readRecords } from './response';
 export { describeFaultCode, describeRedirect, evidence, isUnreachable } from './errors';
 export { optionsDescription, requestOptionsDescription } from './options';

@@ -8,6 +8,7 @@ import {
 	describeKeyHeldForOtherBody,
 	describeLongRetryAfter,
 	describeUnexpectedBody,
+	isUnreachable,
 	readBody,
 	redact,
 	type ApiErrorText,
@@ -90,8 +91,26 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 			await wait(decision.delayMs);
 			continue;
 		}
-		throw apiError(run, response, failureText(run, exchange, decision!, retries.count, request));
+		const error = apiError(
+			run,
+			response,
+			failureText(run, exchange, decision!, retries.count, request),
+		);
+		if ('fault' in exchange) error.context.fault = exchange.fault;
+		throw error;
 	}
+}
+
+/**
+ * Whether another request on the same session would fail the same way: the key refused (401), a
+ * capability missing (403), an API that cannot be reached, or no error of the API at all. A
+ * timeout, an answer too large or another status belongs to its own request.
+ */
+export function failsEveryRequest(error: unknown): boolean {
+	if (!(error instanceof NodeApiError)) return true;
+	const fault = error.context.fault;
+	if (typeof fault === 'string') return isUnreachable(fault);
+	return error.httpCode === '401' || error.httpCode === '403';
 }
 
 function attempt(exchange: Exchange): Attempt {
