@@ -51,11 +51,12 @@ describe('a release', () => {
 	});
 
 	// 60 kB with the action node and the webhook trigger; the polling trigger with its seven
-	// watches, the pacer shared per API key (keyLimit, pacer, pacers), the referent keys and the
-	// README's sections on them and on the GO_BULK and HAUL flows bring it to 82.5 kB (84,435
-	// bytes when issues 22 to 24 met).
-	test('keeps the tarball under 86 kB', () => {
-		expect(pack.size).toBeLessThanOrEqual(86 * 1024);
+	// watches, the pacer shared per API key, the referent keys and the README's sections on them
+	// and on the GO_BULK and HAUL flows bring it to 82.5 kB (84,435 bytes when issues 22 to 24
+	// met); Dry Run, the bounded answers and the README's sections on them to 91 kB (93,031 bytes
+	// when issues 29 to 31 met, the README being 63 kB of it).
+	test('keeps the tarball under 95 kB', () => {
+		expect(pack.size).toBeLessThanOrEqual(95 * 1024);
 	});
 
 	test("points every docs link at this version's README on npm, at a heading that exists", () => {
