@@ -95,7 +95,7 @@ function expectSentAsPreviewed(previews: Preview[], sent: LoggedRequest[], withK
 }
 
 describe('the Dry Run option as n8n serves it to the editor', () => {
-	it('is under Options, off by default, and makes the canvas subtitle begin with "Dry run: "', async () => {
+	it('is under Options, off by default, and the canvas subtitle begins "Dry run: " while it is on', async () => {
 		const types = await suite.client.editorGet<
 			Array<{
 				name: string;
@@ -113,7 +113,18 @@ describe('the Dry Run option as n8n serves it to the editor', () => {
 				default: false,
 			});
 		}
-		expect(node?.subtitle).toContain('"Dry run: "');
+		// The subtitle is an expression over the node's parameters, which the editor evaluates.
+		const expression = /^=\{\{([\s\S]*)\}\}$/.exec(node?.subtitle ?? '')?.[1];
+		expect(expression).toBeDefined();
+		const subtitle = (options: Record<string, unknown>) =>
+			new Function('$parameter', `return (${expression});`)({
+				resource: 'booking',
+				operation: 'pay',
+				options,
+			}) as string;
+		expect(subtitle({})).not.toMatch(/^Dry run/);
+		expect(subtitle({ dryRun: false })).toBe(subtitle({}));
+		expect(subtitle({ dryRun: true })).toBe(`Dry run: ${subtitle({})}`);
 	});
 });
 
