@@ -5,6 +5,8 @@
 // n8n can cost. Side by side, in alternating rounds, each round after a restart of n8n, whose first
 // run (ours, from expressions, nothing learned of the key yet) is timed on its own, as is the
 // transport floor's after another restart; with n8n's /healthz latency while each n8n side runs.
+// Beside them, outside the rotation so the other sides run as before, ours from expressions with
+// Options › Dry Run on, after each round's rotation: the same 1,000 rows previewed, nothing sent.
 // Run alone: npx ts-node --transpile-only --prefer-ts-exts bench/quotes.ts
 import { ownCpuMs } from './cpu';
 import { healthzDuring, type LatencySummary, summarize } from './healthz';
@@ -12,7 +14,7 @@ import { postAll } from './partnerApi';
 import { BenchFailure, canonical, median, ms, runWhenMain, timed } from './report';
 import { type Route, routeBodies } from './routes';
 import { type BenchStack, withBenchStack } from './stack';
-import { inputFieldsMissing, WORKFLOWS } from './workflows';
+import { dryRunMissing, inputFieldsMissing, WORKFLOWS } from './workflows';
 
 const ITEMS = 1000;
 /**
@@ -28,19 +30,23 @@ const QUOTES = '/partner-api/booking-quotes';
 const TARGETS = { expressions: 1.5, inputFields: 1.2 };
 
 const SIDES = ['expressions', 'inputFields', 'transportFloor', 'httpRequest', 'fetch'] as const;
-type Side = (typeof SIDES)[number];
+/** Run after each round's rotation, not in it: the other sides' order and results stay as they were. */
+const DRY_RUN = 'dryRun' as const;
+type Side = (typeof SIDES)[number] | typeof DRY_RUN;
 type NodeSide = Exclude<Side, 'fetch'>;
 const WORKFLOW_OF = {
 	expressions: 'quoteExpressions',
 	inputFields: 'quoteInputFields',
 	transportFloor: 'transportFloor',
 	httpRequest: 'httpRequest',
+	dryRun: 'quoteDryRun',
 } as const;
 const LABELS: Record<Side, string> = {
 	expressions: WORKFLOWS.quoteExpressions.label,
 	inputFields: WORKFLOWS.quoteInputFields.label,
 	transportFloor: WORKFLOWS.transportFloor.label,
 	httpRequest: WORKFLOWS.httpRequest.label,
+	dryRun: WORKFLOWS.quoteDryRun.label,
 	fetch: `fetch floor: a plain Node loop, ${FLOOR_CONCURRENCY} concurrent, from the bench process`,
 };
 
@@ -62,19 +68,21 @@ export async function run(): Promise<string> {
 		const missing = inputFieldsMissing();
 		if (missing) problems.push(missing);
 		const sides = SIDES.filter((side) => side !== 'inputFields' || !missing);
+		const noDryRun = dryRunMissing();
+		if (noDryRun) problems.push(noDryRun);
 
 		const once = async (side: Side, label: string): Promise<Sample> => {
 			await stack.admin.post('/reset');
-			const sample = await runSide(stack, side, routes, label);
+			const { problem, ...sample } = await runSide(stack, side, routes, label, expectedBodies);
+			if (problem) problems.push(problem);
 			problems.push(...(await check(stack, side, label, expectedBodies)));
 			return sample;
 		};
 
 		const idle = await healthzDuring(stack.n8nUrl, () => sleep(IDLE_MS));
-		const samples = Object.fromEntries(SIDES.map((side) => [side, [] as Sample[]])) as Record<
-			Side,
-			Sample[]
-		>;
+		const samples = Object.fromEntries(
+			[...SIDES, DRY_RUN].map((side) => [side, [] as Sample[]]),
+		) as Record<Side, Sample[]>;
 		const firstRuns: FirstRun[] = [];
 		for (let round = 0; round < ROUNDS; round++) {
 			await stack.restartN8n();
@@ -97,8 +105,13 @@ export async function run(): Promise<string> {
 				const side = sides[(round + j) % sides.length];
 				samples[side].push(await once(side, `${side} round ${round + 1}`));
 			}
+			if (!noDryRun) {
+				await once(DRY_RUN, `${DRY_RUN} warm-up ${round + 1}`);
+				samples[DRY_RUN].push(await once(DRY_RUN, `${DRY_RUN} round ${round + 1}`));
+			}
 		}
-		const section = report(sides, samples, firstRuns, summarize(idle.latencies), problems);
+		const ran: Side[] = noDryRun ? [...sides] : [...sides, DRY_RUN];
+		const section = report(ran, samples, firstRuns, summarize(idle.latencies), problems);
 		if (problems.length) throw new BenchFailure(section, problems);
 		return section;
 	});
@@ -109,6 +122,7 @@ async function runSide(
 	side: Side,
 	routes: Route[],
 	label: string,
+	expectedBodies: string,
 ): Promise<Sample & { problem?: string }> {
 	if (side === 'fetch') {
 		const { cpuMs, value } = await ownCpuMs(
@@ -127,6 +141,13 @@ async function runSide(
 		stack.n8nUrl,
 		async () => await stack.run(WORKFLOW_OF[side], routes),
 	);
+	const sample = {
+		wallMs: result.wallMs,
+		nodeMs: result.nodeMs,
+		cpuMs: result.n8nCpuMs,
+		healthz: latencies,
+	};
+	if (side === DRY_RUN) return { ...sample, problem: checkPreviews(result, label, expectedBodies) };
 	const failed = result.output.filter((item) => typeof item.quoteId !== 'string').length;
 	if (result.status !== 200 || result.error || result.output.length !== ITEMS || failed) {
 		throw new Error(
@@ -134,12 +155,39 @@ async function runSide(
 				`${failed} without a quoteId${result.error ? `; execution error: ${result.error}` : ''}`,
 		);
 	}
-	return {
-		wallMs: result.wallMs,
-		nodeMs: result.nodeMs,
-		cpuMs: result.n8nCpuMs,
-		healthz: latencies,
-	};
+	return sample;
+}
+
+/**
+ * A dry run: webhook 200, 1,000 items out, each a preview of a quote POST whose body is its input
+ * row (canonical JSON), the API key masked, 1,000 distinct Idempotency-Keys.
+ */
+function checkPreviews(
+	result: Awaited<ReturnType<BenchStack['run']>>,
+	label: string,
+	expectedBodies: string,
+): string | undefined {
+	const previews = result.output;
+	const notPreviews = previews.filter(
+		(item) =>
+			item.dryRun !== true ||
+			item.method !== 'POST' ||
+			!String(item.url).endsWith(QUOTES) ||
+			(item.headers as Record<string, string> | undefined)?.['X-SVC-API-Key'] !== '[redacted]',
+	).length;
+	const keys = new Set(previews.map((item) => item.idempotencyKey)).size;
+	if (result.status !== 200 || result.error || previews.length !== ITEMS || notPreviews) {
+		return (
+			`${label}: webhook answered ${result.status}, ${previews.length} items out, ` +
+			`${notPreviews} not a masked preview of a quote POST` +
+			`${result.error ? `; execution error: ${result.error}` : ''}`
+		);
+	}
+	if (keys !== ITEMS) return `${label}: ${keys} distinct Idempotency-Keys previewed`;
+	if (canonical(previews.map((item) => canonical(item.body)).sort()) !== expectedBodies) {
+		return `${label}: the previewed bodies are not the input rows, e.g. ${canonical(previews[0]?.body)}`;
+	}
+	return undefined;
 }
 
 /** Every run: 1,000 quotes in the sandbox, 1,000 POSTs all 201 with 1,000 keys, the input bodies. */
@@ -151,6 +199,12 @@ async function check(
 ): Promise<string[]> {
 	const problems: string[] = [];
 	const { counts } = (await stack.admin.get<{ A: { counts: { quotes: number } } }>('/state')).A;
+	if (side === DRY_RUN) {
+		const sent = (await stack.admin.get<unknown[]>('/log')).length;
+		return sent || counts.quotes
+			? [`${label}: a dry run reached the sandbox: ${sent} requests, ${counts.quotes} quotes`]
+			: [];
+	}
 	const log = await stack.admin.get<
 		Array<{
 			method: string;
@@ -287,11 +341,14 @@ function report(
 			`to the webhook → its answer (the whole execution); CPU is the user + system time n8n's ` +
 			`processes spent meanwhile (/proc; for the fetch floor, the bench process's own), the ` +
 			`measure the machine's other load moves least. Ratios are the median over rounds of ` +
-			`side ÷ the fetch floor (node time ÷ its wall time) or ÷ HTTP Request in the same round.`,
+			`side ÷ the fetch floor (node time ÷ its wall time) or ÷ HTTP Request in the same round. ` +
+			`Dry Run: ours from expressions with Options › Dry Run on, the same rows, each item's ` +
+			`request output and nothing sent; outside the rotation (the other sides run as without ` +
+			`it), after each round's rotation: a checked warm-up, then the timed run.`,
 		'',
 		'| Side | node time (median) | × fetch floor | × transport floor | × HTTP Request | wall (median) | × HTTP Request | CPU (median) | × HTTP Request |',
 		'|---|---:|---:|---:|---:|---:|---:|---:|---:|',
-		...SIDES.map(times),
+		...[...SIDES, DRY_RUN].map(times),
 		'',
 		`- Route from expressions, **first run after n8n started**: node time ` +
 			`${firstRatio.toFixed(2)}× the fetch floor right after it (median of ${firstRuns.length}; ` +
@@ -309,6 +366,14 @@ function report(
 			? `- n8n's HTTP Request node: ${floor('httpRequest').toFixed(2)}× the fetch floor (no bar; ` +
 				`it sends every item at once and knows no rate limit).`
 			: '- HTTP Request: not run.',
+		ran(DRY_RUN)
+			? `- Ours from expressions, **Dry Run** (nothing sent): node time ` +
+				`${cell(median(values(DRY_RUN, (s) => s.nodeMs)))}, ` +
+				`**${ratio(DRY_RUN, 'expressions', (s) => s.nodeMs).toFixed(2)}× ours for real** ` +
+				`(${cell(median(values('expressions', (s) => s.nodeMs)))}) in the same round; wall ` +
+				`${ratio(DRY_RUN, 'expressions', (s) => s.wallMs).toFixed(2)}×, CPU ` +
+				`${ratio(DRY_RUN, 'expressions', (s) => s.cpuMs).toFixed(2)}× (no bar).`
+			: '- Dry Run: not run.',
 		'',
 		`n8n's \`GET /healthz\` latency, polled about every 50 ms from the bench process (idle: ` +
 			`${IDLE_MS / 1000} s before the runs; during: the ${ROUNDS} later runs of that side):`,
@@ -320,10 +385,12 @@ function report(
 			.filter(ran)
 			.map((side) => latencyRow(`during ${LABELS[side].replaceAll('*', '')}`, during(side))),
 		'',
-		...SIDES.map(runs),
+		...[...SIDES, DRY_RUN].map(runs),
 		`Checks (every run: ${items} quotes in the sandbox, ${items} POSTs all 201 with ${items} ` +
 			`distinct Idempotency-Keys, bodies identical to the input rows; every n8n run: webhook ` +
-			`200, ${items} items out, each with a quoteId): ` +
+			`200, ${items} items out, each with a quoteId; every Dry Run: no request reached the ` +
+			`sandbox, ${items} previews of a quote POST with the key masked, ${items} distinct ` +
+			`Idempotency-Keys, bodies identical to the input rows): ` +
 			`${problems.length ? `**FAILED**: ${problems.join('; ')}` : 'passed'}.`,
 		'',
 	].join('\n');

@@ -43,6 +43,12 @@ export const WORKFLOWS = {
 		itemsField: 'routes',
 		label: '**Partner Logistics, Quote › Create, Route Source: input fields**',
 	},
+	quoteDryRun: {
+		id: 'plBenchQuoteDry1',
+		path: 'bench-quote-dry-run',
+		itemsField: 'routes',
+		label: '**Partner Logistics, Quote › Create, route from expressions, Dry Run** (nothing sent)',
+	},
 	transportFloor: {
 		id: 'plBenchQuoteFlor',
 		path: 'bench-quote-transport-floor',
@@ -100,6 +106,25 @@ export function inputFieldsMissing(): string | undefined {
 				'Merge main once the lead has added it, `npm run build`, and run the bench again.';
 }
 
+/**
+ * Why the Dry Run side cannot run on this build (it has no Options › Dry Run), or undefined when
+ * it can.
+ */
+export function dryRunMissing(): string | undefined {
+	const file = join(__dirname, '../dist/nodes/PartnerLogistics/PartnerLogistics.node.js');
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { PartnerLogistics } = require(file) as { PartnerLogistics: new () => INodeType };
+	const offered = new PartnerLogistics().description.properties.some(
+		(property) =>
+			property.name === 'options' &&
+			property.options?.some((option) => 'name' in option && option.name === 'dryRun'),
+	);
+	return offered
+		? undefined
+		: 'dryRun: this build has no Options › Dry Run (dist/nodes/PartnerLogistics), so the Dry ' +
+				'Run side did not run. `npm run build` on a commit that has it, and run the bench again.';
+}
+
 /** The route of each incoming item, one `{{ $json.… }}` expression per field. */
 export const quoteFromExpressions = {
 	resource: 'quote',
@@ -107,6 +132,9 @@ export const quoteFromExpressions = {
 	...Object.fromEntries(ROUTE_FIELDS.map((field) => [field, `={{ $json.${field} }}`])),
 	orderMode: 'SINGLE',
 };
+
+/** The same node with Options › Dry Run on: each item's request is output, nothing is sent. */
+export const quoteDryRun = { ...quoteFromExpressions, options: { dryRun: true } };
 
 /** The expression-free mode: the API's field names read straight off the incoming item. */
 export const quoteFromInputFields = {
@@ -202,6 +230,7 @@ export function benchWorkflows(sandbox: SandboxInfo): WorkflowFixture[] {
 		...(inputFieldsMissing()
 			? []
 			: [workflow(WORKFLOWS.quoteInputFields, ours(quoteFromInputFields), partner)]),
+		...(dryRunMissing() ? [] : [workflow(WORKFLOWS.quoteDryRun, ours(quoteDryRun), partner)]),
 		workflow(
 			WORKFLOWS.transportFloor,
 			{ type: 'CUSTOM.benchTransportFloor', typeVersion: 1, parameters: {} },

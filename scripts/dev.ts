@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import {
 	credentialName,
 	credentialsFor,
+	dryRunWebhookUrl,
 	loadWorkflows,
+	mcpPreviewUrl,
 	mcpServerUrl,
 	newSigningSecret,
 	TRIGGER_WORKFLOW_IDS,
@@ -191,6 +193,21 @@ async function main() {
 		type: 'booking.created',
 		data: { bookingId: 'bk_demo' },
 	});
+	const dryRunBatch = JSON.stringify({
+		dryRun: true,
+		step: 'quote',
+		rows: [
+			{
+				serviceType: 'CLICK',
+				pickupAddress: '12 Allen Avenue, Ikeja, Lagos',
+				pickupLatitude: 6.6005,
+				pickupLongitude: 3.3541,
+				dropoffAddress: '5 Admiralty Way, Lekki, Lagos',
+				dropoffLatitude: 6.4433,
+				dropoffLongitude: 3.4702,
+			},
+		],
+	});
 	const samples: Array<[string, string]> = [
 		[WORKFLOW_IDS.directBooking, 'quote, book and pay a delivery (start here)'],
 		[WORKFLOW_IDS.hubs, 'list hubs'],
@@ -203,6 +220,7 @@ async function main() {
 		[WORKFLOW_IDS.subflowOrders, 'retry a batch booked by a sub-workflow: nothing booked twice'],
 		[WORKFLOW_IDS.subflowBook, 'the sub-workflow that books (active)'],
 		[WORKFLOW_IDS.payBookings, 'pay the bookings listed: run it twice, pay once'],
+		[WORKFLOW_IDS.dryRunBatch, 'preview a batch with Dry Run, then send it (active)'],
 		[WORKFLOW_IDS.multiStop, 'multi-stop CLICK delivery'],
 		[WORKFLOW_IDS.bookingTypedIn, 'book with the route typed in'],
 		[WORKFLOW_IDS.quotationAnswers, 'accept credit terms or decline a quotation'],
@@ -210,6 +228,7 @@ async function main() {
 		[WORKFLOW_IDS.eventsStripe, 'receive Stripe-style signed events (active)'],
 		[WORKFLOW_IDS.eventsHmac, 'receive HMAC-signed events (active)'],
 		[WORKFLOW_IDS.mcpTools, 'tools for AI agents: an MCP server (active)'],
+		[WORKFLOW_IDS.mcpPreview, 'preview tools for AI agents: Dry Run on (active)'],
 		[
 			WORKFLOW_IDS.supportCaseWatch,
 			'watch support cases by polling (publish it, then open a case)',
@@ -244,6 +263,11 @@ ${samples.map(([id, what]) => `    ${base}/workflow/${id}   ${what}`).join('\n')
   MCP server of the AI tools sample (Streamable HTTP, no authentication; list hubs, quote, book):
     ${mcpServerUrl(base)}
     e.g. npx @modelcontextprotocol/inspector, transport "Streamable HTTP", that URL, Connect
+    ${mcpPreviewUrl(base)}   (the preview tools sample: Dry Run on, nothing is sent)
+
+  Preview a batch with Dry Run (nothing sent; "dryRun": false sends it), then see it in Executions:
+    curl -s ${dryRunWebhookUrl(base)} -H 'content-type: application/json' \\
+      -d '${dryRunBatch}'
 
   Send a signed test event to the active trigger workflow:
     curl -s ${info.origin}/__admin/webhooks/send -H 'x-sandbox-admin-token: ${info.adminToken}' \\

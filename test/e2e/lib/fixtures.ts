@@ -35,6 +35,8 @@ export const WORKFLOW_IDS = {
 	payBookings: 'plWfPayBookings1',
 	goBulkWatch: 'plWfGoBulkWatch1',
 	haulWatch: 'plWfHaulWatch001',
+	dryRunBatch: 'plWfDryRunBatch1',
+	mcpPreview: 'plWfMcpPreview01',
 } as const;
 
 /** One active trigger workflow per signature scheme, with the webhookId of its trigger node. */
@@ -65,15 +67,35 @@ export const MCP_SERVER = {
 } as const;
 export const mcpServerUrl = (n8nBaseUrl: string) => `${n8nBaseUrl}/mcp/${MCP_SERVER.path}`;
 
+/** The MCP Server Trigger of the preview tools sample: its two tools have Options › Dry Run on. */
+export const MCP_PREVIEW_SERVER = {
+	workflowId: WORKFLOW_IDS.mcpPreview,
+	path: 'partner-logistics-preview',
+} as const;
+export const mcpPreviewUrl = (n8nBaseUrl: string) => `${n8nBaseUrl}/mcp/${MCP_PREVIEW_SERVER.path}`;
+
 /**
- * The workflows published on import: the signed-event triggers, the MCP server and the booking
- * sub-workflow (n8n 2.x runs a sub-workflow for a production or retried execution only once it
+ * The Dry Run sample's Webhook (POST, answers once the batch is received): a batch posted there,
+ * `{ dryRun, step, rows }`, runs the same nodes as Execute workflow does with the sample batch.
+ */
+export const DRY_RUN_WEBHOOK = {
+	workflowId: WORKFLOW_IDS.dryRunBatch,
+	path: 'partner-logistics-dry-run',
+} as const;
+export const dryRunWebhookUrl = (n8nBaseUrl: string) =>
+	`${n8nBaseUrl}/webhook/${DRY_RUN_WEBHOOK.path}`;
+
+/**
+ * The workflows published on import: the signed-event triggers, the MCP servers, the Dry Run
+ * sample's webhook and the booking sub-workflow (n8n 2.x runs a sub-workflow for a production or retried execution only once it
  * is published; n8n 1.x refuses to activate a workflow whose only trigger is the sub-workflow's,
  * and runs it unpublished: `stack.ts` skips it there).
  */
 export const TRIGGER_WORKFLOW_IDS = [
 	...Object.values(TRIGGERS).map((trigger) => trigger.workflowId),
 	MCP_SERVER.workflowId,
+	MCP_PREVIEW_SERVER.workflowId,
+	DRY_RUN_WEBHOOK.workflowId,
 	WORKFLOW_IDS.subflowBook,
 ];
 /** Published only where n8n needs it: n8n 2.x (see TRIGGER_WORKFLOW_IDS). */
