@@ -266,6 +266,13 @@ test('the canvas subtitle says so while Options › Dry Run is on', () => {
 	expect(subtitle({ resource: 'booking', operation: 'pay', options: { dryRun: true } })).toBe(
 		'Dry run: Pay Booking',
 	);
+	expect(subtitle({ resource: 'booking', operation: 'pay', options: { dryRun: false } })).toBe(
+		'Pay Booking',
+	);
+	const byExpression = { dryRun: '={{ $json.preview }}' };
+	expect(subtitle({ resource: 'booking', operation: 'pay', options: byExpression })).toBe(
+		'Dry run by expression: Pay Booking',
+	);
 });
 
 test("every ID field reads the incoming item's field of the same name by default", () => {

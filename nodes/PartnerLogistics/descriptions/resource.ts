@@ -60,7 +60,9 @@ export function subtitleExpression(resources: ResourceSpec[]): string {
 			]),
 		),
 	);
-	const dryRun = '($parameter["options"] && $parameter["options"]["dryRun"] ? "Dry run: " : "")';
+	// An expression decides per run: the editor only knows that one does.
+	const dryRun =
+		'(($parameter["options"] || {})["dryRun"] === true ? "Dry run: " : typeof ($parameter["options"] || {})["dryRun"] === "string" ? "Dry run by expression: " : "")';
 	return `={{ ${dryRun} + (${JSON.stringify(words)}[$parameter["resource"] + ":" + $parameter["operation"]] || $parameter["operation"]) }}`;
 }
 

@@ -125,6 +125,9 @@ describe('the Dry Run option as n8n serves it to the editor', () => {
 		expect(subtitle({})).not.toMatch(/^Dry run/);
 		expect(subtitle({ dryRun: false })).toBe(subtitle({}));
 		expect(subtitle({ dryRun: true })).toBe(`Dry run: ${subtitle({})}`);
+		expect(subtitle({ dryRun: '={{ $json.preview }}' })).toBe(
+			`Dry run by expression: ${subtitle({})}`,
+		);
 	});
 });
 
