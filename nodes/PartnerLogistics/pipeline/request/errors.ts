@@ -1,3 +1,4 @@
+import { isObject } from '../../shared/valueAt';
 import { MAX_ANSWER_BYTES } from './answer';
 import { TIMEOUT_FAULTS } from './retry';
 
@@ -18,9 +19,8 @@ export interface ErrorContext {
 }
 
 /**
- * The message for an error status. The spec does not show the error body's fields, so any JSON
- * is accepted; `message`/`error`/`detail` and `field` are read when present. The body itself is
- * kept in the description: capped, HTML reduced to its title, secrets redacted.
+ * The message for an error status. The spec shows no error body, so any JSON is read for
+ * `message`/`error`/`detail` and `field`; the body itself is the description's evidence.
  */
 export function describeApiError(
 	status: number,
@@ -28,8 +28,7 @@ export function describeApiError(
 	operation: ErrorContext,
 	secrets: string[] = [],
 ): ApiErrorText {
-	const body = readBody(rawBody);
-	const { apiMessage, field } = readErrorFields(body);
+	const { apiMessage, field } = readErrorFields(readBody(rawBody));
 	const said = apiMessage ? `: ${redact(apiMessage, secrets).replace(/[.\s]+$/, '')}` : '';
 	const [message, why] = errorWords(status, said, field, operation);
 	const evidenceText = `The API answered ${status} with: ${evidence(rawBody, secrets)}`;
@@ -91,10 +90,7 @@ function errorWords(
 	}
 }
 
-/**
- * The error for an answer that is neither a 2xx nor to be retried: a redirect that was refused, or
- * the API's error status. One reading for every request, the hub picker's too.
- */
+/** An answer neither 2xx nor retried: a refused redirect or an error status, for every request. */
 export function describeFailedAnswer(
 	response: { status: number; body: string; headers: Record<string, string | undefined> },
 	operation: ErrorContext,
@@ -105,10 +101,7 @@ export function describeFailedAnswer(
 		: describeApiError(response.status, response.body, operation, secrets);
 }
 
-/**
- * A 409 for a key this node already sent with another body, in the execution this one retries:
- * the item or the node was changed before the retry, and the API holds the first request.
- */
+/** A 409 for a key the execution this one retries sent with another body: the item was changed. */
 export function describeKeyHeldForOtherBody(
 	rawBody: string,
 	secrets: string[],
@@ -158,13 +151,13 @@ export function describeFault(
 	retries: number,
 	options: { timeoutMs: number; mutating: boolean; bytes?: number },
 ): ApiErrorText {
+	if (code === 'E_ANSWER_TOO_LARGE') return describeTooLarge(options);
 	const what = describeFaultCode(code, options.timeoutMs);
-	const tried = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
+	const tried = retries > 0 ? ` after ${retried(retries)}` : '';
 	const fault = `Connection fault: ${code}`;
 	if (isUnreachable(code)) {
 		return { message: `${what}${tried}. Check the credential's Base URL.`, description: fault };
 	}
-	if (code === 'E_ANSWER_TOO_LARGE') return describeTooLarge(options);
 	if (!options.mutating) {
 		return {
 			message: `${what}${tried}. Try again later, or raise the Timeout under the node Settings › Request Options.`,
@@ -173,18 +166,17 @@ export function describeFault(
 	}
 	return {
 		message: `${what}${tried}. Running the item again is safe.`,
-		description: `The API may have processed the request: running it again resends the same Idempotency-Key, so nothing is booked or paid twice. ${fault}`,
+		description: `${RESENT_SAFELY} ${fault}`,
 	};
 }
 
-/**
- * An answer past MAX_ANSWER_BYTES once decompressed: no real answer of this API comes near it, so
- * it is a compressed answer inflating without end, or not the API. Trying again gets it again.
- */
+/** Said wherever an answer was lost: the request may have been processed all the same. */
+const RESENT_SAFELY =
+	'The API may have processed the request: running it again resends the same Idempotency-Key, so nothing is booked or paid twice.';
+
+/** An answer past MAX_ANSWER_BYTES is not one to try again: it would be as large again. */
 function describeTooLarge({ bytes = 0, mutating }: { bytes?: number; mutating: boolean }) {
-	const processed = mutating
-		? ' The API may have processed the request: running it again resends the same Idempotency-Key, so nothing is booked or paid twice.'
-		: '';
+	const processed = mutating ? ` ${RESENT_SAFELY}` : '';
 	return {
 		message: `The API's answer grew past the ${MAX_ANSWER_BYTES / 1048576} MiB an answer may hold (more than ${bytes.toLocaleString('en-US')} bytes once decompressed), so the node stopped reading it. Check that the credential's Base URL points at the Partner Logistics API.`,
 		description: `No answer of this API comes near that size: its largest are lists of records of about a kilobyte. A compressed answer that inflates without end, or a server that is not the API, answers like this.${processed} Connection fault: E_ANSWER_TOO_LARGE`,
@@ -206,10 +198,12 @@ export function describeFaultCode(code: string, timeoutMs: number): string {
 
 export const isUnreachable = (code: string) => ['ECONNREFUSED', 'ENOTFOUND'].includes(code);
 
+/** "1 retry", "3 retries". */
+export const retried = (count: number) => `${count} ${count === 1 ? 'retry' : 'retries'}`;
+
 /**
- * A Retry-After longer than the node waits: say so rather than "raise Max Retries", and when to
- * try again. An agent's tool call waits at most a few seconds (`toolCall`): the agent is told the
- * time, so it can answer its user or call again then.
+ * A Retry-After longer than the node waits: when to try again, not "raise Max Retries". An agent's
+ * tool call (`toolCall`) waits a few seconds at most; told the time, it can answer or call again.
  */
 export function describeLongRetryAfter(
 	waitMs: number,
@@ -236,18 +230,13 @@ export function readBody(rawBody: string): unknown {
 }
 
 function readErrorFields(body: unknown): { apiMessage?: string; field?: string } {
-	if (!body || typeof body !== 'object') return {};
-	const record = body as Record<string, unknown>;
-	const nested =
-		record.error && typeof record.error === 'object'
-			? (record.error as Record<string, unknown>)
-			: undefined;
+	if (!isObject(body)) return {};
+	const nested = isObject(body.error) ? body.error : {};
 	const text = (value: unknown) =>
 		typeof value === 'string' && value ? value.slice(0, 300) : undefined;
 	return {
-		apiMessage:
-			text(record.message) ?? text(nested?.message) ?? text(record.error) ?? text(record.detail),
-		field: text(record.field) ?? text(nested?.field),
+		apiMessage: text(body.message) ?? text(nested.message) ?? text(body.error) ?? text(body.detail),
+		field: text(body.field) ?? text(nested.field),
 	};
 }
 
