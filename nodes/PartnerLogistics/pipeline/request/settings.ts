@@ -3,7 +3,6 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
-	INode,
 	INodeProperties,
 	IPollFunctions,
 } from 'n8n-workflow';
@@ -31,13 +30,8 @@ function declared(name: NumberOption) {
 	const field = optionsDescription([])[0].options!.find(
 		(option) => 'name' in option && option.name === name,
 	) as INodeProperties;
-	const { minValue, maxValue } = field.typeOptions as { minValue: number; maxValue: number };
-	return {
-		label: field.displayName,
-		fallback: field.default as number,
-		min: minValue,
-		max: maxValue,
-	};
+	const { minValue: min, maxValue: max } = field.typeOptions as Record<string, number>;
+	return { label: field.displayName, fallback: field.default as number, min, max };
 }
 
 export interface RunSettings {
@@ -50,27 +44,15 @@ export interface RunSettings {
 	toolCall?: boolean;
 }
 
-/** A node parameter by its path, with the fallback when it is not set. */
-type SettingReader = (name: string, fallback: unknown) => unknown;
-
-/** What run settings are read from: the node, its parameters and its credential. */
-interface SettingSource {
-	node: INode;
-	read: SettingReader;
-	credentials: () => Promise<ICredentialDataDecryptedObject>;
-}
-
 /**
  * What holds for every item of one run, read once: the Options (item 0, like n8n's own batching
  * settings), n8n's Request Options and the credential. A value out of range stops the run with
  * the rule; it is never silently replaced.
  */
 export async function readRunSettings(context: IExecuteFunctions): Promise<RunSettings> {
-	const settings = await runSettingsFrom({
-		node: context.getNode(),
-		read: (name, fallback) => context.getNodeParameter(name, 0, fallback),
-		credentials: async () => await context.getCredentials(CREDENTIAL_TYPE),
-	});
+	const settings = await runSettingsFrom(context, (name, fallback) =>
+		context.getNodeParameter(name, 0, fallback),
+	);
 	if (!isToolCall(context)) return settings;
 	return {
 		...settings,
@@ -100,19 +82,18 @@ function isToolCall(context: IExecuteFunctions): boolean {
  * others, nor the next Poll Time, for more than one Timeout.
  */
 export async function readPollSettings(context: IPollFunctions): Promise<RunSettings> {
-	const settings = await runSettingsFrom({
-		node: context.getNode(),
-		read: (name, fallback) => context.getNodeParameter(name, fallback),
-		credentials: async () => await context.getCredentials(CREDENTIAL_TYPE),
-	});
+	const settings = await runSettingsFrom(context, (name, fallback) =>
+		context.getNodeParameter(name, fallback),
+	);
 	return { ...settings, budget: { ...settings.budget, retryTimeouts: false } };
 }
 
-async function runSettingsFrom({
-	node,
-	read,
-	credentials: load,
-}: SettingSource): Promise<RunSettings> {
+/** The settings from a node's parameters (`read`, a fallback when unset) and its credential. */
+async function runSettingsFrom(
+	context: Pick<IPollFunctions, 'getNode' | 'getCredentials'>,
+	read: (name: string, fallback: unknown) => unknown,
+): Promise<RunSettings> {
+	const node = context.getNode();
 	const option = (name: NumberOption) => {
 		const { label, fallback, min, max } = declared(name);
 		const value = read(`options.${name}`, fallback);
@@ -127,7 +108,7 @@ async function runSettingsFrom({
 	};
 	const requestOptions = (read('requestOptions', {}) ?? {}) as IDataObject;
 	const batch = ((requestOptions.batching as IDataObject | undefined)?.batch ?? {}) as IDataObject;
-	const credentials = await load();
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
 	const timeout = Number(requestOptions.timeout);
 	return {
 		budget: { maxRetries: option('maxRetries'), faultRetries: option('faultRetries') },
@@ -153,9 +134,8 @@ async function runSettingsFrom({
 export const EDITOR_TIMEOUT_MS = 15_000;
 
 /**
- * The settings of a request made in the editor, one at a time, each within EDITOR_TIMEOUT_MS and
- * an answer that ran out of time not tried again: the hub picker (else the Options' defaults), or
- * the credential's Test button (no retries).
+ * A request made in the editor: one at a time, within EDITOR_TIMEOUT_MS, a timeout not retried;
+ * the hub picker's with the Options' defaults, the credential Test button's with no retries.
  */
 export function editorSettings(
 	credentials: ICredentialDataDecryptedObject,
@@ -175,7 +155,6 @@ export function editorSettings(
 	};
 }
 
-/** Values never to show in an error: the API key and the webhook signing secrets. */
 function secretsOf(credentials: ICredentialDataDecryptedObject): string[] {
 	return [
 		credentials.apiKey,
