@@ -1,3 +1,5 @@
+import { isObject } from '../../shared/valueAt';
+
 /**
  * The most an answer may hold once decompressed. The API's largest answers are lists (support
  * cases, trucks, hubs) of records around a kilobyte: 100 MiB is some 100,000 of them, more than any
@@ -83,10 +85,5 @@ export async function readBody(body: unknown, signal: AbortSignal): Promise<stri
 }
 
 function isStream(body: unknown): body is AsyncIterable<unknown> & { destroy(): void } {
-	return (
-		typeof body === 'object' &&
-		body !== null &&
-		Symbol.asyncIterator in body &&
-		typeof (body as { destroy?: unknown }).destroy === 'function'
-	);
+	return isObject(body) && Symbol.asyncIterator in body && typeof body.destroy === 'function';
 }

@@ -11,14 +11,13 @@ export const TIMEOUT_FAULTS = [
 	'E_ANSWER_STALLED',
 ];
 /**
- * Connection faults worth another try: the connection broke or timed out, so the API may have
- * committed the request; the same Idempotency-Key makes the retry safe. A refused connection or an
- * unknown host is a configuration problem, and an answer too large would be as large again: not
- * retried.
+ * Faults worth another try: the connection broke or timed out, the request perhaps committed; the
+ * same Idempotency-Key makes the retry safe. Not a refused connection or an unknown host (a setup
+ * problem), nor an answer too large (as large again).
  */
 export const TRANSIENT_FAULTS = ['ECONNRESET', 'EPIPE', 'EAI_AGAIN', ...TIMEOUT_FAULTS];
 
-/** The longest wait we accept from Retry-After before giving up and telling the user. */
+/** The longest Retry-After waited out; a longer one is told to the user. */
 export const MAX_RETRY_DELAY_MS = 60_000;
 const MAX_BACKOFF_MS = 30_000;
 
@@ -52,10 +51,9 @@ export type RetryDecision =
 	| { retry: false; reason: 'not-retryable' | 'budget' | 'retry-after-too-long'; waitMs?: number };
 
 /**
- * Whether and when to try again. 429/503 honour Retry-After (delay-seconds or an HTTP date) or
- * back off exponentially; faults and gateway errors back off from 500 ms. A Retry-After beyond
- * MAX_RETRY_DELAY_MS (or beyond what is left of the budget's patience) is never waited out
- * silently: the caller stops and says so.
+ * Whether and when to try again. 429/503 honour Retry-After (seconds or an HTTP date) or back off
+ * exponentially; faults and gateway errors back off from 500 ms. A Retry-After past
+ * MAX_RETRY_DELAY_MS or the patience left is never waited out silently: the caller says so.
  */
 export function decideRetry(
 	attempt: Attempt,
@@ -103,8 +101,8 @@ function backoff(firstMs: number, retries: number): number {
 
 /** Milliseconds from a Retry-After value, or undefined when it is missing or unreadable. */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
-	if (value === undefined || value.trim() === '') return undefined;
-	const trimmed = value.trim();
+	const trimmed = value?.trim();
+	if (!trimmed) return undefined;
 	if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
 	const date = Date.parse(trimmed);
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
@@ -135,7 +133,6 @@ export class Retries {
 		return decision;
 	}
 
-	/** How many retries were made. */
 	get count(): number {
 		return this.state.busyRetries + this.state.faultRetries;
 	}
