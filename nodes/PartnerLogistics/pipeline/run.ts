@@ -45,10 +45,9 @@ interface Run {
 }
 
 /**
- * Runs one operation on every input item: parameters -> body -> Idempotency-Key -> paced send
- * with retries -> error mapping -> items paired with their input. Up to Concurrency items are in
- * flight; a cancelled execution starts nothing more. Without Continue On Fail the first failing
- * item stops the run (items already in flight finish; no new one starts).
+ * Runs one operation on every input item, up to Concurrency at a time: parameters -> body ->
+ * Idempotency-Key -> paced send with retries -> error mapping -> items paired with their input.
+ * A cancelled execution, or a failed item without Continue On Fail, starts no more items.
  */
 export async function runOperation(
 	context: IExecuteFunctions,
@@ -103,19 +102,14 @@ async function runItem(run: Run, itemIndex: number, item: IDataObject): Promise<
 	const request = prepare(run, input, itemIndex);
 	if (run.dryRun) return [await preview(run, request, input)];
 	if (run.spec.list) return await listRecords(run, request, input);
-	const { keys, api } = run;
+	const read = async () => await run.api.read(request, 'a JSON record');
 	const key = request.idempotencyKey;
 	const { response, body } =
-		keys && key !== undefined
-			? await keys.send(itemIndex, key, async () => await api.read(request, 'a JSON record'))
-			: await api.read(request, 'a JSON record');
+		run.keys && key !== undefined ? await run.keys.send(itemIndex, key, read) : await read();
 	return recordsOf(run, request, response, body);
 }
 
-/**
- * The item's request (`requestOf`) and its Idempotency-Key, the key's use remembered for a retry
- * of the execution.
- */
+/** The item's request (`requestOf`) and its Idempotency-Key, remembered for an execution retry. */
 function prepare(run: Run, input: BodyInput, itemIndex: number): ItemRequest {
 	const { spec, keys, context } = run;
 	const request: ItemRequest = {
@@ -125,7 +119,7 @@ function prepare(run: Run, input: BodyInput, itemIndex: number): ItemRequest {
 	if (!keys) return request;
 	try {
 		const referent = referentOf(spec, input, request.body);
-		request.idempotencyKey = idempotencyKey(keys, input, itemIndex, referent?.values);
+		request.idempotencyKey = givenKey(input) || keys.keyOf(itemIndex, referent?.values);
 		if (!run.dryRun) {
 			request.keyHeldForOtherBody = keys.sending(request.idempotencyKey, request.body);
 		}
@@ -136,32 +130,25 @@ function prepare(run: Run, input: BodyInput, itemIndex: number): ItemRequest {
 	}
 }
 
-/** Options › Idempotency Key when given (e.g. from an order ID), else the derived default. */
-function idempotencyKey(
-	keys: RunKeys,
-	input: BodyInput,
-	itemIndex: number,
-	referent: string[] | undefined,
-): string {
+/** Options › Idempotency Key (e.g. from an order ID), or '' for the derived default. */
+function givenKey(input: BodyInput): string {
 	const given = input.read('options.idempotencyKey');
-	const text = typeof given === 'string' || typeof given === 'number' ? String(given).trim() : '';
-	return text || keys.keyOf(itemIndex, referent);
+	return typeof given === 'string' || typeof given === 'number' ? String(given).trim() : '';
 }
 
 /**
- * A dry run's item: the request the item would send (its first page, for a list), paired with
- * its input, and what its Idempotency-Key is made of, so the preview says which keys a real run
- * sends again (those of the quote or booking acted on) and which it makes anew.
+ * A dry run's item: the request the item would send (a list's first page) and what its key is made
+ * of, so the preview says which keys a real run sends again (those of the quote or booking acted
+ * on) and which it makes anew.
  */
 async function preview(run: Run, request: ItemRequest, input: BodyInput): Promise<IDataObject> {
 	const { idempotencyKey, referent } = request;
 	const sent = { dryRun: true, ...(await run.api.preview(request)) } as IDataObject;
 	if (idempotencyKey === undefined) return sent;
-	const given = String(input.read('options.idempotencyKey') ?? '').trim() === idempotencyKey;
 	const madeOf =
 		referent !== undefined
 			? `the API, this action and ${referent || 'what it acts on'}: the same in every execution`
-			: given
+			: givenKey(input)
 				? 'Options › Idempotency Key'
 				: `this execution and item ${request.itemIndex + 1}: a real run keys its creations by its own execution`;
 	return { ...sent, idempotencyKey, idempotencyKeyMadeOf: madeOf };
