@@ -9,10 +9,9 @@ import { pickerSession } from '../pipeline/request';
 import { hubGetMany } from '../resources/hub/getAll';
 
 /**
- * Active hubs for the hub pickers: Hub › Get Many through the pipeline, with its retries and
- * transport rules. The spec shows no hub field but the id, so a hub is labelled with whichever of
- * name/city it carries. A failed load throws, so the dropdown shows the API's error instead of
- * an empty list.
+ * Active hubs for the hub pickers, by Hub › Get Many through the pipeline. The spec shows no hub
+ * field but the id: a hub is labelled with whichever of name/city it carries. A failed load
+ * throws, so the dropdown shows the API's error instead of an empty list.
  */
 export async function searchHubs(
 	this: ILoadOptionsFunctions,
