@@ -57,8 +57,7 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 			// saves no manual run's static data anyway): testing never hides a change from the workflow.
 			const observation = await observe(this, api, watched);
 			if (observation.failures.length) throw unreadError(observation, watched);
-			const { observed } = observation;
-			return items(observed.map(currentChange));
+			return items(observation.observed.map(currentChange));
 		}
 
 		const scope = `${this.getWorkflow().id}/${this.getNode().id}`;
@@ -69,10 +68,11 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 			if (awaitingCommit(scope, generation)) return null;
 
 			const observation = await observe(this, api, watched);
-			const { observed, unread, failures } = observation;
+			const { observed, failures } = observation;
 			const { maxRecords, watching } = watched.compare;
 			if (observed.length > maxRecords) throw tooMany(this, observation, watched);
 			const before = recall(staticData.memory, watching);
+			const unread = failures.map(({ id }) => id);
 			const { changes, memory } = compare(before, observed, watched.compare, unread);
 			if (failures.length) {
 				if (changes.length === 0) throw unreadError(observation, watched);

@@ -12,9 +12,7 @@ import type { WatchSpec } from './watch';
 /** What one poll saw, and what it could not read. */
 export interface Observation {
 	observed: Observed[];
-	/** Listed IDs that could not be read this poll (their memory stays as it was). */
-	unread: string[];
-	/** Why each of them could not be read, in the order they failed. */
+	/** Listed IDs that could not be read, and why, in the order they failed. */
 	failures: Array<{ id: string; error: Error }>;
 }
 
@@ -45,15 +43,14 @@ async function readList(
 		.with({ prefix: `Could not check ${watch.records}:` })
 		.read({ ...request, itemIndex: 0 }, `a JSON list of ${watch.records}`);
 	const { records } = readListPage(body);
-	return { observed: identified(context, records, field, watch), unread: [], failures: [] };
+	return { observed: identified(context, records, field, watch), failures: [] };
 }
 
 /**
  * The record operation's request for each listed ID, up to Concurrency at a time, paced as one
- * run. An ID the API answers 404 for is observed as not found; any other failure leaves that ID
- * unread and the others go on (an answer that hangs or is too large included), except one that no
- * other ID would escape (a refused key, a missing capability, an API out of reach): that stops
- * the poll.
+ * run. A 404 is observed as not found; any other failure (a hang, an answer too large) leaves that
+ * ID unread and the others go on, unless no ID would escape it (a refused key, a missing
+ * capability, an API out of reach): that stops the poll.
  */
 async function readListed(api: ApiSession, watch: WatchSpec, ids: string[]): Promise<Observation> {
 	const observed: Array<Observed | undefined> = [];
@@ -84,11 +81,7 @@ async function readListed(api: ApiSession, watch: WatchSpec, ids: string[]): Pro
 		{ stop: () => fatal !== undefined },
 	);
 	if (fatal !== undefined) throw fatal;
-	return {
-		observed: observed.filter((seen): seen is Observed => seen !== undefined),
-		unread: failures.map(({ id }) => id),
-		failures,
-	};
+	return { observed: observed.filter((seen): seen is Observed => seen !== undefined), failures };
 }
 
 /** A record answer as one record: an object as it is; anything else under `records`. */
