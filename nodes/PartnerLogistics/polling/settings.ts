@@ -1,4 +1,4 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { describeProblem, labelsOf, pathIdProblem, ProblemError } from '../pipeline/operation';
@@ -115,10 +115,7 @@ function changeFields(context: IPollFunctions): string[] | undefined {
 	return [...new Set(fields)].sort();
 }
 
-function idField(
-	context: IPollFunctions,
-	{ name, displayName }: { name: string; displayName: string },
-) {
+function idField(context: IPollFunctions, { name, displayName }: INodeProperties) {
 	const field = textOf(context.getNodeParameter(name, ''));
 	if (field === '') {
 		throw nodeError(
@@ -135,9 +132,7 @@ function idField(
  * request is sent, as does a list longer than the memory can hold.
  */
 function ids(context: IPollFunctions, watch: WatchSpec, maxRecords: number): string[] {
-	const { name, displayName } = (
-		watch.identity as { listedIds: { name: string; displayName: string } }
-	).listedIds;
+	const { name, displayName } = (watch.identity as { listedIds: INodeProperties }).listedIds;
 	const listed = listedIds(context.getNodeParameter(name, ''));
 	for (const [index, id] of listed.entries()) {
 		const problem = pathIdProblem(name, id);
