@@ -102,7 +102,7 @@ function session(
 	const joined = (): Sending => {
 		if (sending) return sending;
 		const { baseUrl, credentials } = settings.transport;
-		const pacer = runPacer(baseUrl, String(credentials.data?.apiKey ?? ''), settings.pacer, signal);
+		const pacer = runPacer(baseUrl, String(credentials.apiKey ?? ''), settings.pacer, signal);
 		return (sending = { node, settings, send, pacer, signal, wait: sleeper(signal), ...options });
 	};
 	const worded = (wording: Wording): ApiSession => {

@@ -121,7 +121,6 @@ async function runSettingsFrom(
 					: undefined,
 		},
 		transport: transportOf(credentials, {
-			reference: node.credentials?.[CREDENTIAL_TYPE],
 			timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : DEFAULT_TIMEOUT_MS,
 			proxy: parseProxy(requestOptions.proxy),
 			skipSslCertificateValidation: requestOptions.allowUnauthorizedCerts === true,

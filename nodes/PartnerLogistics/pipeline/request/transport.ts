@@ -1,6 +1,5 @@
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialsDecrypted,
 	ICredentialTestFunctions,
 	IDataObject,
 	IExecuteFunctions,
@@ -32,7 +31,7 @@ export interface ApiRequest {
 
 /** Transport settings of one node run: n8n's Request Options and the credential, read once. */
 export interface Transport {
-	credentials: ICredentialsDecrypted;
+	credentials: ICredentialDataDecryptedObject;
 	baseUrl: string;
 	timeoutMs: number;
 	proxy?: IHttpRequestOptions['proxy'];
@@ -45,26 +44,17 @@ export interface Transport {
  */
 export type Exchange = { response: ApiResponse } | { fault: string; bytes?: number };
 
-/** A credential's transport: a run passes its Request Options and reference; the picker, none. */
+/** A credential's transport: a run passes its Request Options; the hub picker, the defaults. */
 export function transportOf(
 	credentials: ICredentialDataDecryptedObject,
-	options: Partial<Omit<Transport, 'credentials' | 'baseUrl' | 'timeoutMs'>> & {
-		timeoutMs: number;
-		reference?: { id?: string | null; name?: string };
-	},
+	options: Partial<Omit<Transport, 'credentials' | 'baseUrl'>> & { timeoutMs: number },
 ): Transport {
-	const { reference, ...settings } = options;
 	return {
-		credentials: {
-			id: reference?.id ?? '',
-			name: reference?.name ?? '',
-			type: CREDENTIAL_TYPE,
-			data: credentials,
-		},
+		credentials,
 		// No trailing slash: every path starts with one.
 		baseUrl: String(credentials.baseUrl ?? '').replace(/\/+$/, ''),
 		skipSslCertificateValidation: false,
-		...settings,
+		...options,
 	};
 }
 
@@ -85,10 +75,9 @@ export function authenticatedSender(
 	transport: Transport,
 ): Sender {
 	const credential = new PartnerLogisticsApi();
-	const data = transport.credentials.data ?? {};
 	return async (options) =>
 		(await context.helpers.httpRequest(
-			await credential.authenticate(data, options),
+			await credential.authenticate(transport.credentials, options),
 		)) as SentResponse;
 }
 
@@ -193,8 +182,8 @@ export async function previewRequest(
 	request: ApiRequest,
 ): Promise<RequestPreview> {
 	const options = requestOptions(transport, request);
-	const data = transport.credentials.data ?? {};
-	const { headers = {} } = await new PartnerLogisticsApi().authenticate(data, options);
+	const credential = new PartnerLogisticsApi();
+	const { headers = {} } = await credential.authenticate(transport.credentials, options);
 	const query = Object.entries(request.qs ?? {})
 		.filter(([, value]) => value !== undefined && value !== null)
 		.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`)
