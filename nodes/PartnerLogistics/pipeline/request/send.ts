@@ -93,11 +93,8 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 			await wait(decision.delayMs);
 			continue;
 		}
-		const error = apiError(
-			run,
-			response,
-			failureText(run, exchange, decision!, retries.count, request),
-		);
+		const text = failureText(run, exchange, decision!, retries.count, request);
+		const error = apiError(run, response, text);
 		if ('fault' in exchange) error.context.fault = exchange.fault;
 		throw error;
 	}
@@ -116,13 +113,9 @@ export function failsEveryRequest(error: unknown): boolean {
 }
 
 function attempt(exchange: Exchange): Attempt {
-	return 'response' in exchange
-		? {
-				kind: 'status',
-				status: exchange.response.status,
-				retryAfter: exchange.response.headers['retry-after'],
-			}
-		: { kind: 'fault', code: exchange.fault };
+	if ('fault' in exchange) return { kind: 'fault', code: exchange.fault };
+	const { status, headers } = exchange.response;
+	return { kind: 'status', status, retryAfter: headers['retry-after'] };
 }
 
 /** A start that could not come within the patience of an agent's tool call. */
