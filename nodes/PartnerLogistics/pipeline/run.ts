@@ -59,16 +59,9 @@ export async function runOperation(
 	const api = await runSession(context, { capability: spec.capability, mutating });
 	const dryRun = context.getNodeParameter('options.dryRun', 0, false) === true;
 	const action = `${resource}.${spec.value}`;
-	const run: Run = {
-		context,
-		spec,
-		api,
-		keys: mutating
-			? runKeys(context, action, api.settings.transport.baseUrl, { preview: dryRun })
-			: undefined,
-		readers: parameterReaders(context),
-		dryRun,
-	};
+	const { baseUrl } = api.settings.transport;
+	const keys = mutating ? runKeys(context, action, baseUrl, { preview: dryRun }) : undefined;
+	const run: Run = { context, spec, api, keys, readers: parameterReaders(context), dryRun };
 	const signal = context.getExecutionCancelSignal();
 	const continueOnFail = context.continueOnFail();
 	const results: INodeExecutionData[][] = [];
