@@ -100,14 +100,11 @@ function tooMany(
 	{ observed }: Observation,
 	{ watch, compare: { maxRecords } }: WatchSettings,
 ): NodeOperationError {
-	return new NodeOperationError(
-		context.getNode(),
-		`The API listed ${observed.length} ${watch.records}, more than Options › Max Records Remembered (${maxRecords})`,
-		{
-			description:
-				'Nothing was emitted or remembered, so no change is lost. Raise Max Records Remembered, or watch fewer records (e.g. a narrower status).',
-		},
-	);
+	const message = `The API listed ${observed.length} ${watch.records}, more than Options › Max Records Remembered (${maxRecords})`;
+	return new NodeOperationError(context.getNode(), message, {
+		description:
+			'Nothing was emitted or remembered, so no change is lost. Raise Max Records Remembered, or watch fewer records (e.g. a narrower status).',
+	});
 }
 
 /** Each ID that could not be read, once, with why: "qr_2 (The API's answer grew past …)". */

@@ -66,14 +66,12 @@ function watchQuery(context: IPollFunctions, watch: WatchSpec, read: PollParamet
 function selectedWatch(context: IPollFunctions): WatchSpec {
 	const value = context.getNodeParameter('watch') as string;
 	const watch = WATCHES.find((spec) => spec.value === value);
-	if (!watch) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`This version of the Partner Logistics Polling Trigger cannot watch "${value}"`,
-			{ description: 'Open the trigger and choose Trigger On again.' },
-		);
-	}
-	return watch;
+	if (watch) return watch;
+	throw nodeError(
+		context,
+		`This version of the Partner Logistics Polling Trigger cannot watch "${value}"`,
+		'Open the trigger and choose Trigger On again.',
+	);
 }
 
 function nodeError(context: IPollFunctions, message: string, description: string) {
