@@ -51,17 +51,14 @@ export function runKeys(
 		recordPlace(WORKFLOW_BOUND, () => chains),
 		...(preview ? [] : staticPlace(context)),
 	]);
-	return new RunKeys(
-		memory,
-		{
-			instanceId: context.getInstanceId(),
-			workflowId: context.getWorkflow().id ?? '',
-			nodeId: context.getNode().id,
-			runIndex: context.getWorkflowDataProxy(0).$runIndex as number,
-			action,
-		},
-		{ api, refusals },
-	);
+	const scope = {
+		instanceId: context.getInstanceId(),
+		workflowId: context.getWorkflow().id ?? '',
+		nodeId: context.getNode().id,
+		runIndex: context.getWorkflowDataProxy(0).$runIndex as number,
+		action,
+	};
+	return new RunKeys(memory, scope, { api, refusals });
 }
 
 /** The node context's memory, else a new one seeded by this execution; a preview's kept nowhere. */
@@ -94,11 +91,6 @@ function staticPlace(context: IExecuteFunctions): RefusalPlace[] {
 	} catch {
 		return [];
 	}
-	return [
-		recordPlace(
-			WORKFLOW_BOUND,
-			() => data[REFUSALS] as Generations | undefined,
-			(held) => (data[REFUSALS] = held),
-		),
-	];
+	const held = () => data[REFUSALS] as Generations | undefined;
+	return [recordPlace(WORKFLOW_BOUND, held, (generations) => (data[REFUSALS] = generations))];
 }
