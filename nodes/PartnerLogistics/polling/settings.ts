@@ -35,14 +35,10 @@ export function readWatchSettings(context: IPollFunctions): WatchSettings {
 		'idField' in watch.identity
 			? { idField: idField(context, watch.identity.idField) }
 			: { ids: ids(context, watch, options.maxRecords) };
-	const watching = [
-		watch.value,
-		watch.narrowedBy?.(read),
-		target.idField === undefined ? undefined : `id=${target.idField}`,
-		fields === undefined ? undefined : `fields=${fields.join(',')}`,
-	]
-		.filter((part) => part !== undefined)
-		.join(' ');
+	const parts = [watch.value, watch.narrowedBy?.(read)];
+	if (target.idField !== undefined) parts.push(`id=${target.idField}`);
+	if (fields !== undefined) parts.push(`fields=${fields.join(',')}`);
+	const watching = parts.filter((part) => part !== undefined).join(' ');
 	const query = watchQuery(context, watch, read);
 	return { watch, read, ...target, query, compare: { ...options, fields, watching } };
 }
