@@ -130,9 +130,8 @@ function givenKey(input: BodyInput): string {
 }
 
 /**
- * A dry run's item: the request the item would send (a list's first page) and what its key is made
- * of, so the preview says which keys a real run sends again (those of the quote or booking acted
- * on) and which it makes anew.
+ * A dry run's item: the request it would send (a list's first page) and what its key is made of,
+ * so it says which keys a real run resends (the quote's, the booking's) and which it makes anew.
  */
 async function preview(run: Run, request: ItemRequest, input: BodyInput): Promise<IDataObject> {
 	const { idempotencyKey, referent } = request;

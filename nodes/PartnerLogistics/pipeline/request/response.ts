@@ -20,9 +20,8 @@ const LIST_KEYS = ['items', 'data', 'results', 'cases', 'supportCases', 'trucks'
 const CURSOR_KEYS = ['nextCursor', 'next_cursor', 'cursor', 'nextPageToken'];
 
 /**
- * One page of a list answer. The spec does not show the list shape: a bare array is a whole
- * answer; an object holding the list under a usual key may reveal a cursor to the next page;
- * any other object is one record.
+ * One page of a list answer. The spec shows no list shape: a bare array is the whole answer; an
+ * object with the list under a usual key may reveal a next-page cursor; any other is one record.
  */
 export function readListPage(body: unknown): { records: IDataObject[]; cursor?: string } {
 	if (Array.isArray(body)) return { records: body.map(asObject) };

@@ -11,9 +11,8 @@ export const TIMEOUT_FAULTS = [
 	'E_ANSWER_STALLED',
 ];
 /**
- * Faults worth another try: the connection broke or timed out, the request perhaps committed; the
- * same Idempotency-Key makes the retry safe. Not a refused connection or an unknown host (a setup
- * problem), nor an answer too large (as large again).
+ * Faults worth another try, safe with the same Idempotency-Key: the connection broke or timed out.
+ * Not a refused connection or an unknown host (setup), nor an answer too large (as large again).
  */
 export const TRANSIENT_FAULTS = ['ECONNRESET', 'EPIPE', 'EAI_AGAIN', ...TIMEOUT_FAULTS];
 

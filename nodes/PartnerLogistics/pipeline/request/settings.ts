@@ -16,9 +16,8 @@ import { CREDENTIAL_TYPE, transportOf, type Transport } from './transport';
 /** When n8n's Settings › Request Options › Timeout is not set. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /**
- * The longest an AI agent's tool call waits for the API's limit: n8n clamps a tool's own Retry On
- * Fail to 5 s between tries (n8n-core makeHandleToolInvocation), and an agent waiting longer keeps
- * its user waiting. Past it, the call answers with when to try again.
+ * The longest an agent's tool call waits for the API's limit, its user waiting too: n8n clamps a
+ * tool's Retry On Fail to 5 s (n8n-core makeHandleToolInvocation). Past it, the call says when.
  */
 export const TOOL_CALL_PATIENCE_MS = 5000;
 
@@ -45,9 +44,8 @@ export interface RunSettings {
 }
 
 /**
- * What holds for every item of one run, read once: the Options (item 0, like n8n's own batching
- * settings), n8n's Request Options and the credential. A value out of range stops the run with
- * the rule; it is never silently replaced.
+ * What holds for every item of a run, read once: the Options (item 0's, as n8n's own batching),
+ * Request Options and the credential. A value out of range stops the run, never silently replaced.
  */
 export async function readRunSettings(context: IExecuteFunctions): Promise<RunSettings> {
 	const settings = await runSettingsFrom(context, (name, fallback) =>
