@@ -108,17 +108,16 @@ function tooMany(
 }
 
 /** Each ID that could not be read, once, with why: "qr_2 (The API's answer grew past …)". */
-function unreadList({ failures }: Observation): string {
+function unreadList(failures: Observation['failures']): string {
 	const listed = failures.slice(0, 10).map(({ id, error }) => `${id} (${error.message})`);
 	return listed.join('; ') + (failures.length > 10 ? `; and ${failures.length - 10} more` : '');
 }
 
 /** A poll with nothing to emit but IDs it could not read fails: the first failure, and each ID. */
-function unreadError(observation: Observation, { ids = [] }: WatchSettings): Error {
-	const [{ error }] = observation.failures;
-	const { failures } = observation;
+function unreadError({ failures }: Observation, { ids = [] }: WatchSettings): Error {
+	const [{ error }] = failures;
 	if (ids.length > 1 && (error instanceof NodeApiError || error instanceof NodeOperationError)) {
-		const which = failures.length > 1 ? ` They are ${unreadList(observation)}.` : '';
+		const which = failures.length > 1 ? ` They are ${unreadList(failures)}.` : '';
 		error.description =
 			`${error.description ?? ''} ${failures.length} of ${ids.length} IDs could not be read; nothing is lost, the next poll reads them again.${which}`.trim();
 	}
@@ -128,11 +127,11 @@ function unreadError(observation: Observation, { ids = [] }: WatchSettings): Err
 /** Changes were emitted although some IDs could not be read: n8n's log names each, once. */
 function warnUnread(
 	context: IPollFunctions,
-	observation: Observation,
+	{ failures }: Observation,
 	{ watch, ids = [] }: WatchSettings,
 ): void {
 	context.logger.warn(
-		`Partner Logistics Polling Trigger "${context.getNode().name}": ${observation.failures.length} of ${ids.length} ${watch.records} could not be read: ${unreadList(observation)}. The others' changes were emitted; theirs come with a later poll.`,
+		`Partner Logistics Polling Trigger "${context.getNode().name}": ${failures.length} of ${ids.length} ${watch.records} could not be read: ${unreadList(failures)}. The others' changes were emitted; theirs come with a later poll.`,
 		{ workflowId: context.getWorkflow().id },
 	);
 }

@@ -27,7 +27,7 @@ export async function observe(
 ): Promise<Observation> {
 	const api = session.with({ capability: watched.watch.operation.capability });
 	return watched.ids === undefined
-		? await readList(context, api, watched, watched.idField!)
+		? await readList(context, api, watched)
 		: await readListed(api, watched.watch, watched.ids);
 }
 
@@ -35,15 +35,14 @@ export async function observe(
 async function readList(
 	context: IPollFunctions,
 	api: ApiSession,
-	{ watch, query }: WatchSettings,
-	field: string,
+	{ watch, query, idField }: WatchSettings,
 ): Promise<Observation> {
 	const request = { method: 'GET' as const, url: watch.operation.path, qs: query };
 	const { body } = await api
 		.with({ prefix: `Could not check ${watch.records}:` })
 		.read({ ...request, itemIndex: 0 }, `a JSON list of ${watch.records}`);
 	const { records } = readListPage(body);
-	return { observed: identified(context, records, field, watch), failures: [] };
+	return { observed: identified(context, records, idField!, watch), failures: [] };
 }
 
 /**
