@@ -14,7 +14,6 @@ export const MAX_DESCRIPTION_CHARS = 2000;
 /** What a message may name besides the status: a 403's capability, what a key stands for. */
 export interface ErrorContext {
 	capability?: string;
-	/** "Quote ID qt_7": the action's key is derived from it (OperationSpec.referent). */
 	referent?: string;
 }
 

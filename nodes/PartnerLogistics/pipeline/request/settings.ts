@@ -138,8 +138,7 @@ export function editorSettings(
 	credentials: ICredentialDataDecryptedObject,
 	use: 'picker' | 'credentialTest',
 ): RunSettings {
-	const test = use === 'credentialTest';
-	const fallback = (name: NumberOption) => (test ? 0 : declared(name).fallback);
+	const fallback = (name: NumberOption) => (use === 'credentialTest' ? 0 : declared(name).fallback);
 	return {
 		budget: {
 			maxRetries: fallback('maxRetries'),
