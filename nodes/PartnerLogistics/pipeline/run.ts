@@ -30,7 +30,7 @@ const MAX_PAGES = 1000;
  */
 const TURN_MS = 10;
 
-/** Why an item stopped: a NodeOperationError (nothing sent) or a NodeApiError (the API's answer). */
+/** Why an item stopped: NodeOperationError (nothing sent) or NodeApiError (the API's answer). */
 type ItemError = NodeOperationError | NodeApiError;
 
 /** What every item of one run shares. */
@@ -198,7 +198,7 @@ function asItemError(context: IExecuteFunctions, error: unknown, itemIndex: numb
 	return failed;
 }
 
-/** Resolves at once, unless this turn of the event loop has already run TURN_MS: then after a turn. */
+/** Resolves at once, or after a turn of the event loop once this one has run TURN_MS. */
 function turnTaker(): () => Promise<void> {
 	let turnStartedAt = Date.now();
 	return async () => {

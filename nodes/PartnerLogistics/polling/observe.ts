@@ -16,10 +16,7 @@ export interface Observation {
 	failures: Array<{ id: string; error: Error }>;
 }
 
-/**
- * Reads what the watch watches from the API, through the action node's pipeline (pacing,
- * retries, transport rules, redaction): a list in one request, listed IDs one GET each.
- */
+/** What the watch watches, through the node's pipeline: a list in one GET, or each listed ID's. */
 export async function observe(
 	context: IPollFunctions,
 	session: ApiSession,

@@ -22,10 +22,7 @@ export interface WatchSettings {
 	compare: CompareOptions;
 }
 
-/**
- * The trigger's parameters for the watch Trigger On selects. A value that cannot work stops the
- * poll here, naming the field, before any request is sent.
- */
+/** The chosen watch's parameters; one that cannot work stops the poll, named, before a request. */
 export function readWatchSettings(context: IPollFunctions): WatchSettings {
 	const watch = selectedWatch(context);
 	const read: PollParameterReader = (name) => context.getNodeParameter(name, undefined);
@@ -121,10 +118,7 @@ function idField(context: IPollFunctions, { name, displayName }: INodeProperties
 	return field;
 }
 
-/**
- * A record watch's IDs. One that would leave its path (`.` or `..`) stops the poll before any
- * request is sent, as does a list longer than the memory can hold.
- */
+/** A record watch's IDs; one leaving its path (`..`), or too many to remember, stops the poll. */
 function ids(context: IPollFunctions, watch: WatchSpec, maxRecords: number): string[] {
 	const { name, displayName } = (watch.identity as { listedIds: INodeProperties }).listedIds;
 	const listed = listedIds(context.getNodeParameter(name, ''));

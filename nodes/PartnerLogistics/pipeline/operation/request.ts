@@ -23,10 +23,7 @@ function labelsFor(spec: OperationSpec): Labels {
 	return labels;
 }
 
-/**
- * The item's request as its operation declares it: path ids checked and encoded, the body built
- * with Extra Body Fields and checked, the query. A problem stops the item before anything is sent.
- */
+/** The item's request as its operation declares it; a problem stops the item before it is sent. */
 export function requestOf(
 	spec: OperationSpec,
 	input: BodyInput,

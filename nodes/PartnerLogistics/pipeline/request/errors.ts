@@ -17,10 +17,7 @@ export interface ErrorContext {
 	referent?: string;
 }
 
-/**
- * The message for an error status. The spec shows no error body, so any JSON is read for
- * `message`/`error`/`detail` and `field`; the body itself is the description's evidence.
- */
+/** An error status's words: the spec shows no error body, so any JSON's usual fields are read. */
 export function describeApiError(
 	status: number,
 	rawBody: string,
@@ -141,10 +138,7 @@ export function describeUnexpectedBody(
 	};
 }
 
-/**
- * Why a broken connection or a timeout stopped the item, and whether running it again is safe.
- * The code goes in the description: n8n replaces a message that holds one with its own words.
- */
+/** A fault's words; its code goes in the description, as n8n rewrites a message that holds one. */
 export function describeFault(
 	code: string,
 	retries: number,

@@ -39,13 +39,13 @@ export type Wording = Pick<Sending, 'prefix' | 'capability'>;
  */
 export interface ApiSession {
 	readonly settings: RunSettings;
-	/** The request's 2xx answer and its JSON body (`expected` names it); else the error that explains. */
+	/** The request's 2xx answer and JSON body (`expected` names it); else the error that explains. */
 	read(request: ItemRequest, expected: string): Promise<{ response: ApiResponse; body: unknown }>;
-	/** The error for a 2xx answer that cannot be used: `message`, then `why` and the answer itself. */
+	/** The error for an unusable 2xx answer: `message`, then `why` and the answer itself. */
 	unusable(response: ApiResponse, message: string, why: string): NodeApiError;
 	/** The same session and pacer, its errors worded with `wording`. */
 	with(wording: Wording): ApiSession;
-	/** The request as it would leave n8n, nothing sent (a dry run), the credential's secrets masked. */
+	/** The request as it would leave n8n, nothing sent (a dry run), its secrets masked. */
 	preview(request: ItemRequest): Promise<RequestPreview>;
 }
 

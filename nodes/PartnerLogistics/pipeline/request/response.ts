@@ -2,10 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isObject } from '../../shared/valueAt';
 
-/**
- * Records from a record operation's answer, unknown shapes untouched: one per element of an array,
- * else one; a value that is not an object is wrapped, as an n8n item's `json` must be an object.
- */
+/** A record answer's records, as n8n items' json: a value that is not an object is wrapped. */
 export function readRecords(body: unknown): IDataObject[] {
 	return (Array.isArray(body) ? body : [body]).map(asObject);
 }

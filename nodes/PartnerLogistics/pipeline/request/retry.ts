@@ -30,9 +30,9 @@ export interface RetryBudget {
 	maxRetries: number;
 	/** Retries of connection faults, timeouts, 502 and 504. */
 	faultRetries: number;
-	/** False: an attempt that ran out of time is not tried again (a poll: the next poll is its retry). */
+	/** False: a timed-out attempt is not retried (a poll's: the next poll is its retry). */
 	retryTimeouts?: boolean;
-	/** The longest a request waits for its retries in all (an agent's tool call); else per wait, a minute. */
+	/** The longest a request waits for retries in all (a tool call's); else a minute per wait. */
 	patienceMs?: number;
 }
 
@@ -107,10 +107,7 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/**
- * The retries of one request: each attempt's outcome in, whether and how long to wait before the
- * next one out. The batch as a whole is paced by the Pacer, which learns from the same 429s.
- */
+/** One request's retries; the Pacer paces the batch as a whole, learning from the same 429s. */
 export class Retries {
 	private readonly state: RetryState = { busyRetries: 0, faultRetries: 0 };
 

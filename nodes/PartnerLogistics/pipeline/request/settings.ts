@@ -39,7 +39,7 @@ export interface RunSettings {
 	transport: Transport;
 	/** Values never to show in an error: the API key and the signing secrets. */
 	secrets: string[];
-	/** The run is an AI agent's (or MCP client's) tool call: it waits at most TOOL_CALL_PATIENCE_MS. */
+	/** An AI agent's (or MCP client's) tool call: it waits at most TOOL_CALL_PATIENCE_MS. */
 	toolCall?: boolean;
 }
 
@@ -130,10 +130,7 @@ async function runSettingsFrom(
 /** How long the editor waits for the API: a user is looking at a dropdown or a dialog. */
 export const EDITOR_TIMEOUT_MS = 15_000;
 
-/**
- * A request made in the editor: one at a time, within EDITOR_TIMEOUT_MS, a timeout not retried;
- * the hub picker's with the Options' defaults, the credential Test button's with no retries.
- */
+/** The editor's requests: one at a time within EDITOR_TIMEOUT_MS; the Test button's not retried. */
 export function editorSettings(
 	credentials: ICredentialDataDecryptedObject,
 	use: 'picker' | 'credentialTest',

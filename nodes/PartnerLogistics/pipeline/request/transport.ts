@@ -81,10 +81,7 @@ export function authenticatedSender(
 		)) as SentResponse;
 }
 
-/**
- * The sender of the credential's Test button: n8n gives a credential test only its legacy `request`
- * helper, so the same request is handed over in that helper's terms.
- */
+/** The Test button's sender: n8n gives a credential test only its legacy `request` helper. */
 export function credentialTestSender(
 	context: ICredentialTestFunctions,
 	credentials: ICredentialDataDecryptedObject,
@@ -200,7 +197,7 @@ export async function previewRequest(
 function faultCode(error: unknown): string {
 	for (let cause = error, depth = 0; cause && depth < 5; depth++) {
 		const record = cause as Record<string, unknown>;
-		// n8n 1.x wraps the request's error in a NodeApiError without its cause: the code is its httpCode.
+		// n8n 1.x wraps the error in a NodeApiError without its cause: the code is its httpCode.
 		for (const code of [record.code, record.httpCode]) {
 			if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
 		}
