@@ -9,9 +9,8 @@ import { pickerSession } from '../pipeline/request';
 import { hubGetMany } from '../resources/hub/getAll';
 
 /**
- * Active hubs for the hub pickers, by Hub › Get Many through the pipeline. The spec shows no hub
- * field but the id: a hub is labelled with whichever of name/city it carries. A failed load
- * throws, so the dropdown shows the API's error instead of an empty list.
+ * Active hubs for the pickers, by Hub › Get Many. The spec shows no hub field but the id: a hub
+ * is labelled by the name/city it has. A failed load throws: the dropdown shows why, not nothing.
  */
 export async function searchHubs(
 	this: ILoadOptionsFunctions,

@@ -15,9 +15,8 @@ const LONGITUDE: NumberRule = { min: -180, max: 180, says: 'a number between −
 const COUNT: NumberRule = { min: 1, whole: true, says: 'a whole number of at least 1' };
 
 /**
- * The number fields the API takes (of routes, GO_BULK requests and a list's limit), by API name:
- * each one's bounds are declared once here, and its hint, its check and the reading of a numeric
- * text (from a sheet, a CSV or an expression) come from here.
+ * The API's number fields (of routes, GO_BULK requests, a list's limit) by API name, each one's
+ * bounds declared once: its hint, check and reading of numeric text (a sheet's, a CSV's) from here.
  */
 const NUMBERS: Record<string, NumberRule> = {
 	packageWeightKg: { min: 0.01, max: 50, says: 'a number from 0.01 to 50' },

@@ -33,9 +33,8 @@ export { EDITOR_TIMEOUT_MS, type RunSettings } from './settings';
 export type Wording = Pick<Sending, 'prefix' | 'capability'>;
 
 /**
- * The one way to the API. Every request of a node run, a tool call, a poll, the hub picker and
- * the credential test leaves through a session: paced with every other sender on its API key,
- * retried as the Options allow, and a failure read into an error that says what to do.
+ * The one way to the API, for every run, tool call, poll, hub picker and credential test: paced
+ * with every sender on its API key, retried as the Options allow; a failure says what to do.
  */
 export interface ApiSession {
 	readonly settings: RunSettings;

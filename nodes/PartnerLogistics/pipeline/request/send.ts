@@ -60,9 +60,8 @@ export interface Sending {
 }
 
 /**
- * Sends one request until it has an answer to act on: paced, retried on 429/503 (as Retry-After
- * asks) and on connection faults, 502 and 504 (backing off), always with the same request and
- * so the same Idempotency-Key. Returns a 2xx; anything else becomes the item's NodeApiError.
+ * Sends one request until it has an answer to act on, paced and retried as decideRetry says, always
+ * with the same Idempotency-Key. Returns a 2xx; anything else becomes the item's NodeApiError.
  */
 export async function sendRequest(run: Sending, request: ItemRequest): Promise<ApiResponse> {
 	const { settings, pacer, signal, wait } = run;
