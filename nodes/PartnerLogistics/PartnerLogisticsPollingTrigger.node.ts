@@ -101,10 +101,9 @@ function tooMany(
 	{ watch, compare: { maxRecords } }: WatchSettings,
 ): NodeOperationError {
 	const message = `The API listed ${observed.length} ${watch.records}, more than Options › Max Records Remembered (${maxRecords})`;
-	return new NodeOperationError(context.getNode(), message, {
-		description:
-			'Nothing was emitted or remembered, so no change is lost. Raise Max Records Remembered, or watch fewer records (e.g. a narrower status).',
-	});
+	const description =
+		'Nothing was emitted or remembered, so no change is lost. Raise Max Records Remembered, or watch fewer records (e.g. a narrower status).';
+	return new NodeOperationError(context.getNode(), message, { description });
 }
 
 /** Each ID that could not be read, once, with why: "qr_2 (The API's answer grew past …)". */

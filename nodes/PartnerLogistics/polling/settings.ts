@@ -76,10 +76,8 @@ function readOptions(context: IPollFunctions) {
 	const options = (context.getNodeParameter('options', {}) ?? {}) as IDataObject;
 	const maxRecords = options.maxRecords ?? DEFAULT_POLL_OPTIONS.maxRecords;
 	if (typeof maxRecords !== 'number' || !Number.isInteger(maxRecords) || maxRecords < 1) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Options › Max Records Remembered (maxRecords) must be a whole number of at least 1, got ${JSON.stringify(maxRecords)}`,
-		);
+		const message = `Options › Max Records Remembered (maxRecords) must be a whole number of at least 1, got ${JSON.stringify(maxRecords)}`;
+		throw new NodeOperationError(context.getNode(), message);
 	}
 	return {
 		maxRecords,

@@ -97,10 +97,8 @@ async function runSettingsFrom(
 		const value = read(`options.${name}`, fallback);
 		const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 		if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
-			throw new NodeOperationError(
-				node,
-				`Options › ${label} (${name}) must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`,
-			);
+			const message = `Options › ${label} (${name}) must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`;
+			throw new NodeOperationError(node, message);
 		}
 		return number;
 	};
