@@ -27,7 +27,7 @@ export function describeApiError(
 	const { apiMessage, field } = readErrorFields(readBody(rawBody));
 	const said = apiMessage ? `: ${redact(apiMessage, secrets).replace(/[.\s]+$/, '')}` : '';
 	const [message, why] = errorWords(status, said, field, operation);
-	const evidenceText = `The API answered ${status} with: ${evidence(rawBody, secrets)}`;
+	const evidenceText = answered(status, rawBody, secrets);
 	return { message, description: why ? `${why} ${evidenceText}` : evidenceText };
 }
 
@@ -111,7 +111,7 @@ export function describeKeyHeldForOtherBody(
 	return {
 		message:
 			'Conflict (409): the execution this one retries already sent this item under the same Idempotency-Key with other values. To keep what was done then, retry with the original workflow.',
-		description: `The item or the node was changed since, and the API keeps the first request. To send the new values as a new request, ${anew}. The API answered 409 with: ${evidence(rawBody, secrets)}`,
+		description: `The item or the node was changed since, and the API keeps the first request. To send the new values as a new request, ${anew}. ${answered(409, rawBody, secrets)}`,
 	};
 }
 
@@ -134,7 +134,7 @@ export function describeUnexpectedBody(
 	const what = rawBody.trim() === '' ? 'an empty body' : 'a body that is not JSON';
 	return {
 		message: `The API answered ${status} with ${what} where ${expected} was expected. Check that the credential's Base URL points at the API.`,
-		description: `Nothing is output for this item; a web page or a proxy answers like this. The API answered ${status} with: ${evidence(rawBody, secrets)}`,
+		description: `Nothing is output for this item; a web page or a proxy answers like this. ${answered(status, rawBody, secrets)}`,
 	};
 }
 
@@ -232,6 +232,10 @@ function readErrorFields(body: unknown): { apiMessage?: string; field?: string }
 		field: text(body.field) ?? text(nested.field),
 	};
 }
+
+/** A description's last words: what the API answered, as evidence. */
+export const answered = (status: number, rawBody: string, secrets: string[]) =>
+	`The API answered ${status} with: ${evidence(rawBody, secrets)}`;
 
 /** The body as evidence: HTML reduced to its title, everything capped and secrets redacted. */
 export function evidence(rawBody: string, secrets: string[] = []): string {

@@ -10,7 +10,7 @@ import type {
 
 import { runPacer } from '../rateLimit';
 import { editorSettings, readPollSettings, readRunSettings, type RunSettings } from './settings';
-import { evidence, redact } from './errors';
+import { answered, redact } from './errors';
 import { apiError, expectJson, sendRequest, sleeper, type ItemRequest, type Sending } from './send';
 import {
 	authenticatedSender,
@@ -115,7 +115,7 @@ function session(
 			unusable: (response, message, why) =>
 				apiError(run(), response, {
 					message,
-					description: `${why} The API answered ${response.status} with: ${evidence(response.body, settings.secrets)}`,
+					description: `${why} ${answered(response.status, response.body, settings.secrets)}`,
 				}),
 			with: (more) => worded({ ...wording, ...more }),
 			preview: async (request) => {
