@@ -17,7 +17,7 @@ import { CREDENTIAL_TYPE, transportOf, type Transport } from './transport';
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /**
  * The longest an agent's tool call waits for the API's limit, its user waiting too: n8n clamps a
- * tool's Retry On Fail to 5 s (n8n-core makeHandleToolInvocation). Past it, the call says when.
+ * tool's Retry On Fail to 5 s (n8n-core makeHandleToolInvocation). Then it says when to retry.
  */
 export const TOOL_CALL_PATIENCE_MS = 5000;
 
@@ -45,7 +45,7 @@ export interface RunSettings {
 
 /**
  * What holds for every item of a run, read once: the Options (item 0's, as n8n's own batching),
- * Request Options and the credential. A value out of range stops the run, never silently replaced.
+ * Request Options and the credential. A value out of range stops the run, naming its rule.
  */
 export async function readRunSettings(context: IExecuteFunctions): Promise<RunSettings> {
 	const settings = await runSettingsFrom(context, (name, fallback) =>
