@@ -16,7 +16,7 @@ export async function searchHubs(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const api = await pickerSession(this, 'Could not load hubs:');
+	const api = (await pickerSession(this)).with({ prefix: 'Could not load hubs:' });
 	const request = { method: 'GET' as const, url: hubGetMany.path, itemIndex: 0 };
 	const { body: hubs } = await api.read(request, 'the list of hubs');
 	const needle = filter?.trim().toLowerCase() ?? '';

@@ -66,13 +66,10 @@ export async function pollSession(context: IPollFunctions): Promise<ApiSession> 
 }
 
 /** The hub picker's session: the Options' defaults, one request at a time. */
-export async function pickerSession(
-	ctx: ILoadOptionsFunctions,
-	prefix: string,
-): Promise<ApiSession> {
+export async function pickerSession(ctx: ILoadOptionsFunctions): Promise<ApiSession> {
 	const settings = editorSettings(await ctx.getCredentials(CREDENTIAL_TYPE), 'picker');
 	const sender = authenticatedSender(ctx, settings.transport);
-	return session(ctx.getNode(), settings, sender, undefined, { mutating: false, prefix });
+	return session(ctx.getNode(), settings, sender, undefined, { mutating: false });
 }
 
 /** The credential's Test button: no retries, failures in the dialog's own words (`explain`). */
@@ -83,10 +80,8 @@ export function credentialTestSession(
 ): ApiSession {
 	const node = { name: 'Partner Logistics credential test' } as INode;
 	const sender = credentialTestSender(context, data);
-	return session(node, editorSettings(data, 'credentialTest'), sender, undefined, {
-		mutating: false,
-		explain,
-	});
+	const settings = editorSettings(data, 'credentialTest');
+	return session(node, settings, sender, undefined, { mutating: false, explain });
 }
 
 function session(
