@@ -101,8 +101,7 @@ export function credentialTestSender(
 			followAllRedirects: false,
 			sendCredentialsOnCrossOriginRedirect: false,
 			timeout: options.timeout,
-			// The body as a stream. This helper takes no signal: the transport ends an answer that
-			// is late or too large by leaving the stream and destroying the request.
+			// A stream. The helper takes no signal: a late or huge answer ends by destroying the request.
 			useStream: true,
 		})) as SentResponse;
 	};
