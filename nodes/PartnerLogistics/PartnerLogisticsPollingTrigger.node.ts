@@ -57,8 +57,7 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 			// saves no manual run's static data anyway): testing never hides a change from the workflow.
 			const observation = await observe(this, api, watched);
 			if (observation.failures.length) throw unreadError(observation, watched);
-			const { observed } = observation;
-			return items(observed.map(currentChange));
+			return items(observation.observed.map(currentChange));
 		}
 
 		const scope = `${this.getWorkflow().id}/${this.getNode().id}`;
@@ -69,10 +68,11 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 			if (awaitingCommit(scope, generation)) return null;
 
 			const observation = await observe(this, api, watched);
-			const { observed, unread, failures } = observation;
+			const { observed, failures } = observation;
 			const { maxRecords, watching } = watched.compare;
 			if (observed.length > maxRecords) throw tooMany(this, observation, watched);
 			const before = recall(staticData.memory, watching);
+			const unread = failures.map(({ id }) => id);
 			const { changes, memory } = compare(before, observed, watched.compare, unread);
 			if (failures.length) {
 				if (changes.length === 0) throw unreadError(observation, watched);
@@ -100,28 +100,23 @@ function tooMany(
 	{ observed }: Observation,
 	{ watch, compare: { maxRecords } }: WatchSettings,
 ): NodeOperationError {
-	return new NodeOperationError(
-		context.getNode(),
-		`The API listed ${observed.length} ${watch.records}, more than Options › Max Records Remembered (${maxRecords})`,
-		{
-			description:
-				'Nothing was emitted or remembered, so no change is lost. Raise Max Records Remembered, or watch fewer records (e.g. a narrower status).',
-		},
-	);
+	const message = `The API listed ${observed.length} ${watch.records}, more than Options › Max Records Remembered (${maxRecords})`;
+	const description =
+		'Nothing was emitted or remembered, so no change is lost. Raise Max Records Remembered, or watch fewer records (e.g. a narrower status).';
+	return new NodeOperationError(context.getNode(), message, { description });
 }
 
 /** Each ID that could not be read, once, with why: "qr_2 (The API's answer grew past …)". */
-function unreadList({ failures }: Observation): string {
+function unreadList(failures: Observation['failures']): string {
 	const listed = failures.slice(0, 10).map(({ id, error }) => `${id} (${error.message})`);
 	return listed.join('; ') + (failures.length > 10 ? `; and ${failures.length - 10} more` : '');
 }
 
 /** A poll with nothing to emit but IDs it could not read fails: the first failure, and each ID. */
-function unreadError(observation: Observation, { ids = [] }: WatchSettings): Error {
-	const [{ error }] = observation.failures;
-	const { failures } = observation;
+function unreadError({ failures }: Observation, { ids = [] }: WatchSettings): Error {
+	const [{ error }] = failures;
 	if (ids.length > 1 && (error instanceof NodeApiError || error instanceof NodeOperationError)) {
-		const which = failures.length > 1 ? ` They are ${unreadList(observation)}.` : '';
+		const which = failures.length > 1 ? ` They are ${unreadList(failures)}.` : '';
 		error.description =
 			`${error.description ?? ''} ${failures.length} of ${ids.length} IDs could not be read; nothing is lost, the next poll reads them again.${which}`.trim();
 	}
@@ -131,11 +126,11 @@ function unreadError(observation: Observation, { ids = [] }: WatchSettings): Err
 /** Changes were emitted although some IDs could not be read: n8n's log names each, once. */
 function warnUnread(
 	context: IPollFunctions,
-	observation: Observation,
+	{ failures }: Observation,
 	{ watch, ids = [] }: WatchSettings,
 ): void {
 	context.logger.warn(
-		`Partner Logistics Polling Trigger "${context.getNode().name}": ${observation.failures.length} of ${ids.length} ${watch.records} could not be read: ${unreadList(observation)}. The others' changes were emitted; theirs come with a later poll.`,
+		`Partner Logistics Polling Trigger "${context.getNode().name}": ${failures.length} of ${ids.length} ${watch.records} could not be read: ${unreadList(failures)}. The others' changes were emitted; theirs come with a later poll.`,
 		{ workflowId: context.getWorkflow().id },
 	);
 }

@@ -9,16 +9,14 @@ import { pickerSession } from '../pipeline/request';
 import { hubGetMany } from '../resources/hub/getAll';
 
 /**
- * Active hubs for the hub pickers: Hub › Get Many through the pipeline, with its retries and
- * transport rules. The spec shows no hub field but the id, so a hub is labelled with whichever of
- * name/city it carries. A failed load throws, so the dropdown shows the API's error instead of
- * an empty list.
+ * Active hubs for the pickers, by Hub › Get Many. The spec shows no hub field but the id: a hub
+ * is labelled by the name/city it has. A failed load throws: the dropdown shows why, not nothing.
  */
 export async function searchHubs(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const api = await pickerSession(this, 'Could not load hubs:');
+	const api = (await pickerSession(this)).with({ prefix: 'Could not load hubs:' });
 	const request = { method: 'GET' as const, url: hubGetMany.path, itemIndex: 0 };
 	const { body: hubs } = await api.read(request, 'the list of hubs');
 	const needle = filter?.trim().toLowerCase() ?? '';

@@ -17,8 +17,7 @@ import { hubGetMany } from '../resources/hub/getAll';
 
 /**
  * The credential's Test button: lists the hubs (GET /partner-api/hubs) through the node's own
- * request path, so a redirect is never followed with the key, and says what an answer other than
- * the list of hubs means. The key and signing secrets never appear in a message.
+ * request path, so a redirect is never followed with the key and no secret appears in a message.
  */
 export async function testApiKey(
 	this: ICredentialTestFunctions,
@@ -40,10 +39,15 @@ export async function testApiKey(
 	}
 }
 
-/**
- * What an answer other than the list of hubs says about the credential, in the dialog's words;
- * nothing where the pipeline's own words serve (an answer too large).
- */
+/** Statuses the Test dialog advises on in its own words. */
+const STATUS_WORDS: Record<number, string> = {
+	401: 'The API key was refused (401). Copy the key again from the partner portal; it may have been rotated or revoked.',
+	403: 'The API key is valid but may not list hubs (403). Ask your Partner Logistics contact to enable it for this organization.',
+	404: 'Nothing answers at this Base URL (404). Check that it is the API address and ends in /api/v1.',
+	429: 'The API is rate limiting this key right now (429). Test again in a moment.',
+};
+
+/** What an answer other than the hubs says of the credential; nothing for an answer too large. */
 export function testAnswer(failure: Failure): string | undefined {
 	if (failure.kind === 'fault' && failure.code === 'E_ANSWER_TOO_LARGE') return undefined;
 	if (failure.kind === 'fault') {
@@ -58,16 +62,7 @@ export function testAnswer(failure: Failure): string | undefined {
 		return `The Base URL answered ${status} with ${what} instead of the API's list of hubs. Check that the Base URL is the API address ending in /api/v1, not a web page, a sign-in page or a proxy.`;
 	}
 	if (status >= 300 && status < 400) return describeRedirect(status, headers.location).message;
-	switch (status) {
-		case 401:
-			return 'The API key was refused (401). Copy the key again from the partner portal; it may have been rotated or revoked.';
-		case 403:
-			return 'The API key is valid but may not list hubs (403). Ask your Partner Logistics contact to enable it for this organization.';
-		case 404:
-			return 'Nothing answers at this Base URL (404). Check that it is the API address and ends in /api/v1.';
-		case 429:
-			return 'The API is rate limiting this key right now (429). Test again in a moment.';
-	}
+	if (STATUS_WORDS[status]) return STATUS_WORDS[status];
 	if (status >= 500) {
 		return `The Partner Logistics API failed (${status}): ${evidence(body)}. Test again later.`;
 	}

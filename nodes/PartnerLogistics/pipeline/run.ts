@@ -30,7 +30,7 @@ const MAX_PAGES = 1000;
  */
 const TURN_MS = 10;
 
-/** Why an item stopped: a NodeOperationError (nothing sent) or a NodeApiError (the API's answer). */
+/** Why an item stopped: NodeOperationError (nothing sent) or NodeApiError (the API's answer). */
 type ItemError = NodeOperationError | NodeApiError;
 
 /** What every item of one run shares. */
@@ -45,10 +45,9 @@ interface Run {
 }
 
 /**
- * Runs one operation on every input item: parameters -> body -> Idempotency-Key -> paced send
- * with retries -> error mapping -> items paired with their input. Up to Concurrency items are in
- * flight; a cancelled execution starts nothing more. Without Continue On Fail the first failing
- * item stops the run (items already in flight finish; no new one starts).
+ * Runs one operation on every input item, up to Concurrency at a time: parameters -> body ->
+ * Idempotency-Key -> paced send with retries -> error mapping -> items paired with their input.
+ * A cancelled execution, or a failed item without Continue On Fail, starts no more items.
  */
 export async function runOperation(
 	context: IExecuteFunctions,
@@ -60,16 +59,9 @@ export async function runOperation(
 	const api = await runSession(context, { capability: spec.capability, mutating });
 	const dryRun = context.getNodeParameter('options.dryRun', 0, false) === true;
 	const action = `${resource}.${spec.value}`;
-	const run: Run = {
-		context,
-		spec,
-		api,
-		keys: mutating
-			? runKeys(context, action, api.settings.transport.baseUrl, { preview: dryRun })
-			: undefined,
-		readers: parameterReaders(context),
-		dryRun,
-	};
+	const { baseUrl } = api.settings.transport;
+	const keys = mutating ? runKeys(context, action, baseUrl, { preview: dryRun }) : undefined;
+	const run: Run = { context, spec, api, keys, readers: parameterReaders(context), dryRun };
 	const signal = context.getExecutionCancelSignal();
 	const continueOnFail = context.continueOnFail();
 	const results: INodeExecutionData[][] = [];
@@ -103,19 +95,14 @@ async function runItem(run: Run, itemIndex: number, item: IDataObject): Promise<
 	const request = prepare(run, input, itemIndex);
 	if (run.dryRun) return [await preview(run, request, input)];
 	if (run.spec.list) return await listRecords(run, request, input);
-	const { keys, api } = run;
+	const read = async () => await run.api.read(request, 'a JSON record');
 	const key = request.idempotencyKey;
 	const { response, body } =
-		keys && key !== undefined
-			? await keys.send(itemIndex, key, async () => await api.read(request, 'a JSON record'))
-			: await api.read(request, 'a JSON record');
+		run.keys && key !== undefined ? await run.keys.send(itemIndex, key, read) : await read();
 	return recordsOf(run, request, response, body);
 }
 
-/**
- * The item's request (`requestOf`) and its Idempotency-Key, the key's use remembered for a retry
- * of the execution.
- */
+/** The item's request (`requestOf`) and its Idempotency-Key, remembered for an execution retry. */
 function prepare(run: Run, input: BodyInput, itemIndex: number): ItemRequest {
 	const { spec, keys, context } = run;
 	const request: ItemRequest = {
@@ -125,7 +112,7 @@ function prepare(run: Run, input: BodyInput, itemIndex: number): ItemRequest {
 	if (!keys) return request;
 	try {
 		const referent = referentOf(spec, input, request.body);
-		request.idempotencyKey = idempotencyKey(keys, input, itemIndex, referent?.values);
+		request.idempotencyKey = givenKey(input) || keys.keyOf(itemIndex, referent?.values);
 		if (!run.dryRun) {
 			request.keyHeldForOtherBody = keys.sending(request.idempotencyKey, request.body);
 		}
@@ -136,32 +123,24 @@ function prepare(run: Run, input: BodyInput, itemIndex: number): ItemRequest {
 	}
 }
 
-/** Options › Idempotency Key when given (e.g. from an order ID), else the derived default. */
-function idempotencyKey(
-	keys: RunKeys,
-	input: BodyInput,
-	itemIndex: number,
-	referent: string[] | undefined,
-): string {
+/** Options › Idempotency Key (e.g. from an order ID), or '' for the derived default. */
+function givenKey(input: BodyInput): string {
 	const given = input.read('options.idempotencyKey');
-	const text = typeof given === 'string' || typeof given === 'number' ? String(given).trim() : '';
-	return text || keys.keyOf(itemIndex, referent);
+	return typeof given === 'string' || typeof given === 'number' ? String(given).trim() : '';
 }
 
 /**
- * A dry run's item: the request the item would send (its first page, for a list), paired with
- * its input, and what its Idempotency-Key is made of, so the preview says which keys a real run
- * sends again (those of the quote or booking acted on) and which it makes anew.
+ * A dry run's item: the request it would send (a list's first page) and what its key is made of,
+ * so it says which keys a real run resends (the quote's, the booking's) and which it makes anew.
  */
 async function preview(run: Run, request: ItemRequest, input: BodyInput): Promise<IDataObject> {
 	const { idempotencyKey, referent } = request;
 	const sent = { dryRun: true, ...(await run.api.preview(request)) } as IDataObject;
 	if (idempotencyKey === undefined) return sent;
-	const given = String(input.read('options.idempotencyKey') ?? '').trim() === idempotencyKey;
 	const madeOf =
 		referent !== undefined
 			? `the API, this action and ${referent || 'what it acts on'}: the same in every execution`
-			: given
+			: givenKey(input)
 				? 'Options › Idempotency Key'
 				: `this execution and item ${request.itemIndex + 1}: a real run keys its creations by its own execution`;
 	return { ...sent, idempotencyKey, idempotencyKeyMadeOf: madeOf };
@@ -219,7 +198,7 @@ function asItemError(context: IExecuteFunctions, error: unknown, itemIndex: numb
 	return failed;
 }
 
-/** Resolves at once, unless this turn of the event loop has already run TURN_MS: then after a turn. */
+/** Resolves at once, or after a turn of the event loop once this one has run TURN_MS. */
 function turnTaker(): () => Promise<void> {
 	let turnStartedAt = Date.now();
 	return async () => {

@@ -12,16 +12,11 @@ import type { WatchSpec } from './watch';
 /** What one poll saw, and what it could not read. */
 export interface Observation {
 	observed: Observed[];
-	/** Listed IDs that could not be read this poll (their memory stays as it was). */
-	unread: string[];
-	/** Why each of them could not be read, in the order they failed. */
+	/** Listed IDs that could not be read, and why, in the order they failed. */
 	failures: Array<{ id: string; error: Error }>;
 }
 
-/**
- * Reads what the watch watches from the API, through the action node's pipeline (pacing,
- * retries, transport rules, redaction): a list in one request, listed IDs one GET each.
- */
+/** What the watch watches, through the node's pipeline: a list in one GET, or each listed ID's. */
 export async function observe(
 	context: IPollFunctions,
 	session: ApiSession,
@@ -29,7 +24,7 @@ export async function observe(
 ): Promise<Observation> {
 	const api = session.with({ capability: watched.watch.operation.capability });
 	return watched.ids === undefined
-		? await readList(context, api, watched, watched.idField!)
+		? await readList(context, api, watched)
 		: await readListed(api, watched.watch, watched.ids);
 }
 
@@ -37,23 +32,21 @@ export async function observe(
 async function readList(
 	context: IPollFunctions,
 	api: ApiSession,
-	{ watch, query }: WatchSettings,
-	field: string,
+	{ watch, query, idField }: WatchSettings,
 ): Promise<Observation> {
 	const request = { method: 'GET' as const, url: watch.operation.path, qs: query };
 	const { body } = await api
 		.with({ prefix: `Could not check ${watch.records}:` })
 		.read({ ...request, itemIndex: 0 }, `a JSON list of ${watch.records}`);
 	const { records } = readListPage(body);
-	return { observed: identified(context, records, field, watch), unread: [], failures: [] };
+	return { observed: identified(context, records, idField!, watch), failures: [] };
 }
 
 /**
  * The record operation's request for each listed ID, up to Concurrency at a time, paced as one
- * run. An ID the API answers 404 for is observed as not found; any other failure leaves that ID
- * unread and the others go on (an answer that hangs or is too large included), except one that no
- * other ID would escape (a refused key, a missing capability, an API out of reach): that stops
- * the poll.
+ * run. A 404 is observed as not found; any other failure (a hang, an answer too large) leaves that
+ * ID unread and the others go on, unless no ID would escape it (a refused key, a missing
+ * capability, an API out of reach): that stops the poll.
  */
 async function readListed(api: ApiSession, watch: WatchSpec, ids: string[]): Promise<Observation> {
 	const observed: Array<Observed | undefined> = [];
@@ -84,11 +77,7 @@ async function readListed(api: ApiSession, watch: WatchSpec, ids: string[]): Pro
 		{ stop: () => fatal !== undefined },
 	);
 	if (fatal !== undefined) throw fatal;
-	return {
-		observed: observed.filter((seen): seen is Observed => seen !== undefined),
-		unread: failures.map(({ id }) => id),
-		failures,
-	};
+	return { observed: observed.filter((seen): seen is Observed => seen !== undefined), failures };
 }
 
 /** A record answer as one record: an object as it is; anything else under `records`. */
@@ -109,9 +98,7 @@ function identified(
 	const { position, fields } = result.unidentified;
 	const shown = fields.slice(0, 20).join(', ') + (fields.length > 20 ? ', …' : '');
 	const label = 'idField' in watch.identity ? watch.identity.idField.displayName : 'the ID field';
-	throw new NodeOperationError(
-		context.getNode(),
-		`The ${watch.record} at position ${position} of the API's answer has no usable "${field}", so changes cannot be told apart. Set ${label} to the field that identifies a ${watch.record}.`,
-		{ description: `Its fields: ${shown || '(none)'}. Nothing was emitted or remembered.` },
-	);
+	const message = `The ${watch.record} at position ${position} of the API's answer has no usable "${field}", so changes cannot be told apart. Set ${label} to the field that identifies a ${watch.record}.`;
+	const description = `Its fields: ${shown || '(none)'}. Nothing was emitted or remembered.`;
+	throw new NodeOperationError(context.getNode(), message, { description });
 }

@@ -1,4 +1,4 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { describeProblem, labelsOf, pathIdProblem, ProblemError } from '../pipeline/operation';
@@ -22,10 +22,7 @@ export interface WatchSettings {
 	compare: CompareOptions;
 }
 
-/**
- * The trigger's parameters for the watch Trigger On selects. A value that cannot work stops the
- * poll here, naming the field, before any request is sent.
- */
+/** The chosen watch's parameters; one that cannot work stops the poll, named, before a request. */
 export function readWatchSettings(context: IPollFunctions): WatchSettings {
 	const watch = selectedWatch(context);
 	const read: PollParameterReader = (name) => context.getNodeParameter(name, undefined);
@@ -35,14 +32,10 @@ export function readWatchSettings(context: IPollFunctions): WatchSettings {
 		'idField' in watch.identity
 			? { idField: idField(context, watch.identity.idField) }
 			: { ids: ids(context, watch, options.maxRecords) };
-	const watching = [
-		watch.value,
-		watch.narrowedBy?.(read),
-		target.idField === undefined ? undefined : `id=${target.idField}`,
-		fields === undefined ? undefined : `fields=${fields.join(',')}`,
-	]
-		.filter((part) => part !== undefined)
-		.join(' ');
+	const parts = [watch.value, watch.narrowedBy?.(read)];
+	if (target.idField !== undefined) parts.push(`id=${target.idField}`);
+	if (fields !== undefined) parts.push(`fields=${fields.join(',')}`);
+	const watching = parts.filter((part) => part !== undefined).join(' ');
 	const query = watchQuery(context, watch, read);
 	return { watch, read, ...target, query, compare: { ...options, fields, watching } };
 }
@@ -66,14 +59,12 @@ function watchQuery(context: IPollFunctions, watch: WatchSpec, read: PollParamet
 function selectedWatch(context: IPollFunctions): WatchSpec {
 	const value = context.getNodeParameter('watch') as string;
 	const watch = WATCHES.find((spec) => spec.value === value);
-	if (!watch) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`This version of the Partner Logistics Polling Trigger cannot watch "${value}"`,
-			{ description: 'Open the trigger and choose Trigger On again.' },
-		);
-	}
-	return watch;
+	if (watch) return watch;
+	throw nodeError(
+		context,
+		`This version of the Partner Logistics Polling Trigger cannot watch "${value}"`,
+		'Open the trigger and choose Trigger On again.',
+	);
 }
 
 function nodeError(context: IPollFunctions, message: string, description: string) {
@@ -85,10 +76,8 @@ function readOptions(context: IPollFunctions) {
 	const options = (context.getNodeParameter('options', {}) ?? {}) as IDataObject;
 	const maxRecords = options.maxRecords ?? DEFAULT_POLL_OPTIONS.maxRecords;
 	if (typeof maxRecords !== 'number' || !Number.isInteger(maxRecords) || maxRecords < 1) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Options › Max Records Remembered (maxRecords) must be a whole number of at least 1, got ${JSON.stringify(maxRecords)}`,
-		);
+		const message = `Options › Max Records Remembered (maxRecords) must be a whole number of at least 1, got ${JSON.stringify(maxRecords)}`;
+		throw new NodeOperationError(context.getNode(), message);
 	}
 	return {
 		maxRecords,
@@ -115,10 +104,7 @@ function changeFields(context: IPollFunctions): string[] | undefined {
 	return [...new Set(fields)].sort();
 }
 
-function idField(
-	context: IPollFunctions,
-	{ name, displayName }: { name: string; displayName: string },
-) {
+function idField(context: IPollFunctions, { name, displayName }: INodeProperties) {
 	const field = textOf(context.getNodeParameter(name, ''));
 	if (field === '') {
 		throw nodeError(
@@ -130,14 +116,9 @@ function idField(
 	return field;
 }
 
-/**
- * A record watch's IDs. One that would leave its path (`.` or `..`) stops the poll before any
- * request is sent, as does a list longer than the memory can hold.
- */
+/** A record watch's IDs; one leaving its path (`..`), or too many to remember, stops the poll. */
 function ids(context: IPollFunctions, watch: WatchSpec, maxRecords: number): string[] {
-	const { name, displayName } = (
-		watch.identity as { listedIds: { name: string; displayName: string } }
-	).listedIds;
+	const { name, displayName } = (watch.identity as { listedIds: INodeProperties }).listedIds;
 	const listed = listedIds(context.getNodeParameter(name, ''));
 	for (const [index, id] of listed.entries()) {
 		const problem = pathIdProblem(name, id);

@@ -12,11 +12,11 @@ interface NumberRule {
 
 const LATITUDE: NumberRule = { min: -90, max: 90, says: 'a number between −90 and 90' };
 const LONGITUDE: NumberRule = { min: -180, max: 180, says: 'a number between −180 and 180' };
+const COUNT: NumberRule = { min: 1, whole: true, says: 'a whole number of at least 1' };
 
 /**
- * The number fields the API takes, by API name (those of routes and GO_BULK requests, and a list's
- * limit): each field's bounds are declared here once, and its hint, its check and the reading of
- * a numeric text (from a sheet, a CSV or an expression) all come from here.
+ * The API's number fields (of routes, GO_BULK requests, a list's limit) by API name, each one's
+ * bounds declared once: its hint, check and reading of numeric text (a sheet's, a CSV's) from here.
  */
 const NUMBERS: Record<string, NumberRule> = {
 	packageWeightKg: { min: 0.01, max: 50, says: 'a number from 0.01 to 50' },
@@ -26,14 +26,9 @@ const NUMBERS: Record<string, NumberRule> = {
 	dropoffLongitude: LONGITUDE,
 	latitude: LATITUDE,
 	longitude: LONGITUDE,
-	quantity: { min: 1, whole: true, says: 'a whole number of at least 1' },
+	quantity: COUNT,
 	// The spec shows no maximum: any whole number JavaScript holds exactly is sent as given.
-	limit: {
-		min: 1,
-		max: Number.MAX_SAFE_INTEGER,
-		whole: true,
-		says: 'a whole number of at least 1',
-	},
+	limit: { ...COUNT, max: Number.MAX_SAFE_INTEGER },
 };
 
 export const isNumberField = (name: string) => name in NUMBERS;

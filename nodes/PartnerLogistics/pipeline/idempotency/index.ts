@@ -22,23 +22,21 @@ const processPlace: RefusalPlace = {
 const WORKFLOW_BOUND = 1_000;
 
 /**
- * The keys of a node run of `action` against the API at `api`.
+ * The keys of a node run of `action` against the API at `api`. Creations are keyed per item from
+ * the node's context, which n8n saves with the execution and hands back to its Retry; a call
+ * outside any execution (an MCP tool call answered by n8n's webhook process) gets a random seed.
  *
- * Creations are keyed per item from the node's context, which n8n saves with the execution and
- * hands back to its Retry; a call outside any execution (an MCP tool call answered by n8n's
- * webhook process) gets a random seed.
- *
- * Actions on a referent need no memory to be repeated safely: their key is the referent's. Only
- * the API's refusals are remembered, so a fixed request reaches it as a new one, in three places
- * read together, because each misses a path the others reach:
+ * An action on a referent needs no memory to be repeated safely: its key is the referent's. Only
+ * the API's refusals are remembered, so a fixed request reaches it as new, in three places read
+ * together, as each misses a path the others reach:
  * - the node context: an execution's Retry, either kind, on any queue worker, manual runs too;
- * - the workflow's static data: saved by n8n after every execution but a manual one, in its
- *   database, so a new execution, a sub-workflow started again by a retried parent, a tool call
- *   and another queue worker or a restarted n8n read it;
+ * - the workflow's static data, saved to n8n's database after every execution but a manual one:
+ *   a new execution, a sub-workflow restarted by a retried parent, a tool call, another queue
+ *   worker or a restarted n8n;
  * - this process: every run in it, manual runs and other workflows on the same referent too.
  *
- * A dry run (`preview`) reads the node's context and this process, and writes nowhere: its keys
- * are those a real run would send, but it reads no static data, which n8n saves once it is read.
+ * A dry run (`preview`) reads the node's context and this process and writes nowhere: it shows the
+ * keys a real run would send, but reads no static data, which n8n saves once it is read.
  */
 export function runKeys(
 	context: IExecuteFunctions,
@@ -47,30 +45,23 @@ export function runKeys(
 	{ preview = false } = {},
 ): RunKeys {
 	const memory = nodeMemory(context, preview);
-	memory.chains ??= {};
-	const chains = memory.chains;
+	const chains = (memory.chains ??= {});
 	const refusals = new RefusalMemory([
 		processPlace,
 		recordPlace(WORKFLOW_BOUND, () => chains),
 		...(preview ? [] : staticPlace(context)),
 	]);
-	return new RunKeys(
-		memory,
-		{
-			instanceId: context.getInstanceId(),
-			workflowId: context.getWorkflow().id ?? '',
-			nodeId: context.getNode().id,
-			runIndex: context.getWorkflowDataProxy(0).$runIndex as number,
-			action,
-		},
-		{ api, refusals },
-	);
+	const scope = {
+		instanceId: context.getInstanceId(),
+		workflowId: context.getWorkflow().id ?? '',
+		nodeId: context.getNode().id,
+		runIndex: context.getWorkflowDataProxy(0).$runIndex as number,
+		action,
+	};
+	return new RunKeys(memory, scope, { api, refusals });
 }
 
-/**
- * The memory in the node's context, or a new one there with this execution as the seed; for a
- * preview, a copy, or a new one kept nowhere.
- */
+/** The node context's memory, else a new one seeded by this execution; a preview's kept nowhere. */
 function nodeMemory(context: IExecuteFunctions, preview: boolean): KeyMemory {
 	const fresh = (): KeyMemory => ({
 		seed: context.getExecutionId() || randomUUID(),
@@ -100,11 +91,6 @@ function staticPlace(context: IExecuteFunctions): RefusalPlace[] {
 	} catch {
 		return [];
 	}
-	return [
-		recordPlace(
-			WORKFLOW_BOUND,
-			() => data[REFUSALS] as Generations | undefined,
-			(held) => (data[REFUSALS] = held),
-		),
-	];
+	const held = () => data[REFUSALS] as Generations | undefined;
+	return [recordPlace(WORKFLOW_BOUND, held, (generations) => (data[REFUSALS] = generations))];
 }

@@ -1,7 +1,6 @@
 /**
- * What an operation declares (its form, request and answer), and the words its body builder and
- * check are written in: the door the resources, the route and payment forms, the watches and the
- * Resource and Operation pickers use.
+ * What an operation declares (form, request, answer) and the words its body builder and check use:
+ * the door of the resources, the route and payment forms, the watches and the pickers.
  */
 export {
 	compact,

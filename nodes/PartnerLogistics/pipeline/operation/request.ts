@@ -23,11 +23,7 @@ function labelsFor(spec: OperationSpec): Labels {
 	return labels;
 }
 
-/**
- * The item's request as its operation declares it: each path id checked and encoded, the body
- * built, Extra Body Fields merged and the whole body checked, the query. A problem stops the item
- * here, before anything is sent, with a message naming the field as the editor shows it.
- */
+/** The item's request as its operation declares it; a problem stops the item before it is sent. */
 export function requestOf(
 	spec: OperationSpec,
 	input: BodyInput,
@@ -44,7 +40,7 @@ export function requestOf(
 	}
 }
 
-/** The item's error for what went wrong reading it: a problem named as the form shows it. */
+/** The item's error for what went wrong reading it: a problem names the field as the form does. */
 export function itemError(
 	spec: OperationSpec,
 	input: BodyInput,
@@ -56,20 +52,16 @@ export function itemError(
 		return new NodeOperationError(node, error as Error, { itemIndex });
 	}
 	const reference = spec.reference?.(input);
-	return new NodeOperationError(
-		node,
-		describeProblem(error.problem, labelsFor(spec), itemIndex, reference),
-		{
-			itemIndex,
-			description: 'Nothing was sent to the API for this item. Correct the value and run again.',
-		},
-	);
+	const message = describeProblem(error.problem, labelsFor(spec), itemIndex, reference);
+	return new NodeOperationError(node, message, {
+		itemIndex,
+		description: 'Nothing was sent to the API for this item. Correct the value and run again.',
+	});
 }
 
 /**
- * What the item's action acts on (OperationSpec.referent), as sent: a path id as read, a body
- * field as the body carries it (after Extra Body Fields), so its key names what the API is asked;
- * and how a message names it ("Quote ID qt_7").
+ * What the item's action acts on (OperationSpec.referent) as sent, so its key names what the API is
+ * asked: a path id as read, a body field after Extra Body Fields; and its label ("Quote ID qt_7").
  */
 export function referentOf(
 	spec: OperationSpec,

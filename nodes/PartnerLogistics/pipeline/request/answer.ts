@@ -1,8 +1,9 @@
+import { isObject } from '../../shared/valueAt';
+
 /**
- * The most an answer may hold once decompressed. The API's largest answers are lists (support
- * cases, trucks, hubs) of records around a kilobyte: 100 MiB is some 100,000 of them, more than any
- * list the API pages through. A compressed answer inflating past it (a gzip bomb) stops here
- * within a second, n8n's memory growing by about as much; a 50 MB list passes with room to spare.
+ * The most an answer may hold once decompressed. The API's largest answers are lists of records
+ * around a kilobyte: 100 MiB is some 100,000, more than any list it pages through. A gzip bomb
+ * stops here within a second, n8n's memory growing by about as much; a 50 MB list passes easily.
  */
 export const MAX_ANSWER_BYTES = 100 * 1024 * 1024;
 
@@ -21,10 +22,9 @@ export interface Attempt {
 }
 
 /**
- * The signal of one attempt: it aborts at n8n's Timeout, which so covers the whole answer
- * (status, headers and body), or when the execution is cancelled. Linked by hand and unlinked
- * when the attempt ends: AbortSignal.any would keep each attempt's signal alive on the
- * execution's for as long as the execution runs.
+ * One attempt's signal: it aborts at n8n's Timeout, so covering the whole answer (status, headers,
+ * body), or when the execution is cancelled. Linked by hand and unlinked when the attempt ends:
+ * AbortSignal.any would keep every attempt's signal alive on the execution's while it runs.
  */
 export function attemptSignal(timeoutMs: number, cancel: AbortSignal | undefined): Attempt {
 	const controller = new AbortController();
@@ -83,10 +83,5 @@ export async function readBody(body: unknown, signal: AbortSignal): Promise<stri
 }
 
 function isStream(body: unknown): body is AsyncIterable<unknown> & { destroy(): void } {
-	return (
-		typeof body === 'object' &&
-		body !== null &&
-		Symbol.asyncIterator in body &&
-		typeof (body as { destroy?: unknown }).destroy === 'function'
-	);
+	return isObject(body) && Symbol.asyncIterator in body && typeof body.destroy === 'function';
 }

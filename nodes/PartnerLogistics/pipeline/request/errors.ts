@@ -1,3 +1,4 @@
+import { isObject } from '../../shared/valueAt';
 import { MAX_ANSWER_BYTES } from './answer';
 import { TIMEOUT_FAULTS } from './retry';
 
@@ -13,26 +14,20 @@ export const MAX_DESCRIPTION_CHARS = 2000;
 /** What a message may name besides the status: a 403's capability, what a key stands for. */
 export interface ErrorContext {
 	capability?: string;
-	/** "Quote ID qt_7": the action's key is derived from it (OperationSpec.referent). */
 	referent?: string;
 }
 
-/**
- * The message for an error status. The spec does not show the error body's fields, so any JSON
- * is accepted; `message`/`error`/`detail` and `field` are read when present. The body itself is
- * kept in the description: capped, HTML reduced to its title, secrets redacted.
- */
+/** An error status's words: the spec shows no error body, so any JSON's usual fields are read. */
 export function describeApiError(
 	status: number,
 	rawBody: string,
 	operation: ErrorContext,
 	secrets: string[] = [],
 ): ApiErrorText {
-	const body = readBody(rawBody);
-	const { apiMessage, field } = readErrorFields(body);
+	const { apiMessage, field } = readErrorFields(readBody(rawBody));
 	const said = apiMessage ? `: ${redact(apiMessage, secrets).replace(/[.\s]+$/, '')}` : '';
 	const [message, why] = errorWords(status, said, field, operation);
-	const evidenceText = `The API answered ${status} with: ${evidence(rawBody, secrets)}`;
+	const evidenceText = answered(status, rawBody, secrets);
 	return { message, description: why ? `${why} ${evidenceText}` : evidenceText };
 }
 
@@ -91,10 +86,7 @@ function errorWords(
 	}
 }
 
-/**
- * The error for an answer that is neither a 2xx nor to be retried: a redirect that was refused, or
- * the API's error status. One reading for every request, the hub picker's too.
- */
+/** An answer neither 2xx nor retried: a refused redirect or an error status, for every request. */
 export function describeFailedAnswer(
 	response: { status: number; body: string; headers: Record<string, string | undefined> },
 	operation: ErrorContext,
@@ -105,10 +97,7 @@ export function describeFailedAnswer(
 		: describeApiError(response.status, response.body, operation, secrets);
 }
 
-/**
- * A 409 for a key this node already sent with another body, in the execution this one retries:
- * the item or the node was changed before the retry, and the API holds the first request.
- */
+/** A 409 for a key the execution this one retries sent with another body: the item was changed. */
 export function describeKeyHeldForOtherBody(
 	rawBody: string,
 	secrets: string[],
@@ -122,7 +111,7 @@ export function describeKeyHeldForOtherBody(
 	return {
 		message:
 			'Conflict (409): the execution this one retries already sent this item under the same Idempotency-Key with other values. To keep what was done then, retry with the original workflow.',
-		description: `The item or the node was changed since, and the API keeps the first request. To send the new values as a new request, ${anew}. The API answered 409 with: ${evidence(rawBody, secrets)}`,
+		description: `The item or the node was changed since, and the API keeps the first request. To send the new values as a new request, ${anew}. ${answered(409, rawBody, secrets)}`,
 	};
 }
 
@@ -145,26 +134,23 @@ export function describeUnexpectedBody(
 	const what = rawBody.trim() === '' ? 'an empty body' : 'a body that is not JSON';
 	return {
 		message: `The API answered ${status} with ${what} where ${expected} was expected. Check that the credential's Base URL points at the API.`,
-		description: `Nothing is output for this item; a web page or a proxy answers like this. The API answered ${status} with: ${evidence(rawBody, secrets)}`,
+		description: `Nothing is output for this item; a web page or a proxy answers like this. ${answered(status, rawBody, secrets)}`,
 	};
 }
 
-/**
- * Why a broken connection or a timeout stopped the item, and whether running it again is safe.
- * The code goes in the description: n8n replaces a message that holds one with its own words.
- */
+/** A fault's words; its code goes in the description, as n8n rewrites a message that holds one. */
 export function describeFault(
 	code: string,
 	retries: number,
 	options: { timeoutMs: number; mutating: boolean; bytes?: number },
 ): ApiErrorText {
+	if (code === 'E_ANSWER_TOO_LARGE') return describeTooLarge(options);
 	const what = describeFaultCode(code, options.timeoutMs);
-	const tried = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
+	const tried = retries > 0 ? ` after ${retried(retries)}` : '';
 	const fault = `Connection fault: ${code}`;
 	if (isUnreachable(code)) {
 		return { message: `${what}${tried}. Check the credential's Base URL.`, description: fault };
 	}
-	if (code === 'E_ANSWER_TOO_LARGE') return describeTooLarge(options);
 	if (!options.mutating) {
 		return {
 			message: `${what}${tried}. Try again later, or raise the Timeout under the node Settings › Request Options.`,
@@ -173,18 +159,17 @@ export function describeFault(
 	}
 	return {
 		message: `${what}${tried}. Running the item again is safe.`,
-		description: `The API may have processed the request: running it again resends the same Idempotency-Key, so nothing is booked or paid twice. ${fault}`,
+		description: `${RESENT_SAFELY} ${fault}`,
 	};
 }
 
-/**
- * An answer past MAX_ANSWER_BYTES once decompressed: no real answer of this API comes near it, so
- * it is a compressed answer inflating without end, or not the API. Trying again gets it again.
- */
+/** Said wherever an answer was lost: the request may have been processed all the same. */
+const RESENT_SAFELY =
+	'The API may have processed the request: running it again resends the same Idempotency-Key, so nothing is booked or paid twice.';
+
+/** An answer past MAX_ANSWER_BYTES is not one to try again: it would be as large again. */
 function describeTooLarge({ bytes = 0, mutating }: { bytes?: number; mutating: boolean }) {
-	const processed = mutating
-		? ' The API may have processed the request: running it again resends the same Idempotency-Key, so nothing is booked or paid twice.'
-		: '';
+	const processed = mutating ? ` ${RESENT_SAFELY}` : '';
 	return {
 		message: `The API's answer grew past the ${MAX_ANSWER_BYTES / 1048576} MiB an answer may hold (more than ${bytes.toLocaleString('en-US')} bytes once decompressed), so the node stopped reading it. Check that the credential's Base URL points at the Partner Logistics API.`,
 		description: `No answer of this API comes near that size: its largest are lists of records of about a kilobyte. A compressed answer that inflates without end, or a server that is not the API, answers like this.${processed} Connection fault: E_ANSWER_TOO_LARGE`,
@@ -206,10 +191,12 @@ export function describeFaultCode(code: string, timeoutMs: number): string {
 
 export const isUnreachable = (code: string) => ['ECONNREFUSED', 'ENOTFOUND'].includes(code);
 
+/** "1 retry", "3 retries". */
+export const retried = (count: number) => `${count} ${count === 1 ? 'retry' : 'retries'}`;
+
 /**
- * A Retry-After longer than the node waits: say so rather than "raise Max Retries", and when to
- * try again. An agent's tool call waits at most a few seconds (`toolCall`): the agent is told the
- * time, so it can answer its user or call again then.
+ * A Retry-After longer than the node waits: when to try again, not "raise Max Retries". An agent's
+ * tool call (`toolCall`) waits a few seconds at most; told the time, it can answer or call again.
  */
 export function describeLongRetryAfter(
 	waitMs: number,
@@ -236,20 +223,19 @@ export function readBody(rawBody: string): unknown {
 }
 
 function readErrorFields(body: unknown): { apiMessage?: string; field?: string } {
-	if (!body || typeof body !== 'object') return {};
-	const record = body as Record<string, unknown>;
-	const nested =
-		record.error && typeof record.error === 'object'
-			? (record.error as Record<string, unknown>)
-			: undefined;
+	if (!isObject(body)) return {};
+	const nested = isObject(body.error) ? body.error : {};
 	const text = (value: unknown) =>
 		typeof value === 'string' && value ? value.slice(0, 300) : undefined;
 	return {
-		apiMessage:
-			text(record.message) ?? text(nested?.message) ?? text(record.error) ?? text(record.detail),
-		field: text(record.field) ?? text(nested?.field),
+		apiMessage: text(body.message) ?? text(nested.message) ?? text(body.error) ?? text(body.detail),
+		field: text(body.field) ?? text(nested.field),
 	};
 }
+
+/** A description's last words: what the API answered, as evidence. */
+export const answered = (status: number, rawBody: string, secrets: string[]) =>
+	`The API answered ${status} with: ${evidence(rawBody, secrets)}`;
 
 /** The body as evidence: HTML reduced to its title, everything capped and secrets redacted. */
 export function evidence(rawBody: string, secrets: string[] = []): string {

@@ -10,7 +10,7 @@ import type {
 
 import { runPacer } from '../rateLimit';
 import { editorSettings, readPollSettings, readRunSettings, type RunSettings } from './settings';
-import { evidence, redact } from './errors';
+import { answered, redact } from './errors';
 import { apiError, expectJson, sendRequest, sleeper, type ItemRequest, type Sending } from './send';
 import {
 	authenticatedSender,
@@ -33,19 +33,18 @@ export { EDITOR_TIMEOUT_MS, type RunSettings } from './settings';
 export type Wording = Pick<Sending, 'prefix' | 'capability'>;
 
 /**
- * The one way to the API. Every request of a node run, a tool call, a poll, the hub picker and
- * the credential test leaves through a session: paced with every other sender on its API key,
- * retried as the Options allow, and a failure read into an error that says what to do.
+ * The one way to the API, for every run, tool call, poll, hub picker and credential test: paced
+ * with every sender on its API key, retried as the Options allow; a failure says what to do.
  */
 export interface ApiSession {
 	readonly settings: RunSettings;
-	/** The request's 2xx answer and its JSON body (`expected` names it); else the error that explains. */
+	/** The request's 2xx answer and JSON body (`expected` names it); else the error that explains. */
 	read(request: ItemRequest, expected: string): Promise<{ response: ApiResponse; body: unknown }>;
-	/** The error for a 2xx answer that cannot be used: `message`, then `why` and the answer itself. */
+	/** The error for an unusable 2xx answer: `message`, then `why` and the answer itself. */
 	unusable(response: ApiResponse, message: string, why: string): NodeApiError;
 	/** The same session and pacer, its errors worded with `wording`. */
 	with(wording: Wording): ApiSession;
-	/** The request as it would leave n8n, nothing sent (a dry run), the credential's secrets masked. */
+	/** The request as it would leave n8n, nothing sent (a dry run), its secrets masked. */
 	preview(request: ItemRequest): Promise<RequestPreview>;
 }
 
@@ -67,13 +66,10 @@ export async function pollSession(context: IPollFunctions): Promise<ApiSession> 
 }
 
 /** The hub picker's session: the Options' defaults, one request at a time. */
-export async function pickerSession(
-	ctx: ILoadOptionsFunctions,
-	prefix: string,
-): Promise<ApiSession> {
+export async function pickerSession(ctx: ILoadOptionsFunctions): Promise<ApiSession> {
 	const settings = editorSettings(await ctx.getCredentials(CREDENTIAL_TYPE), 'picker');
 	const sender = authenticatedSender(ctx, settings.transport);
-	return session(ctx.getNode(), settings, sender, undefined, { mutating: false, prefix });
+	return session(ctx.getNode(), settings, sender, undefined, { mutating: false });
 }
 
 /** The credential's Test button: no retries, failures in the dialog's own words (`explain`). */
@@ -84,10 +80,8 @@ export function credentialTestSession(
 ): ApiSession {
 	const node = { name: 'Partner Logistics credential test' } as INode;
 	const sender = credentialTestSender(context, data);
-	return session(node, editorSettings(data, 'credentialTest'), sender, undefined, {
-		mutating: false,
-		explain,
-	});
+	const settings = editorSettings(data, 'credentialTest');
+	return session(node, settings, sender, undefined, { mutating: false, explain });
 }
 
 function session(
@@ -102,7 +96,7 @@ function session(
 	const joined = (): Sending => {
 		if (sending) return sending;
 		const { baseUrl, credentials } = settings.transport;
-		const pacer = runPacer(baseUrl, String(credentials.data?.apiKey ?? ''), settings.pacer, signal);
+		const pacer = runPacer(baseUrl, String(credentials.apiKey ?? ''), settings.pacer, signal);
 		return (sending = { node, settings, send, pacer, signal, wait: sleeper(signal), ...options });
 	};
 	const worded = (wording: Wording): ApiSession => {
@@ -116,7 +110,7 @@ function session(
 			unusable: (response, message, why) =>
 				apiError(run(), response, {
 					message,
-					description: `${why} The API answered ${response.status} with: ${evidence(response.body, settings.secrets)}`,
+					description: `${why} ${answered(response.status, response.body, settings.secrets)}`,
 				}),
 			with: (more) => worded({ ...wording, ...more }),
 			preview: async (request) => {

@@ -1,11 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 /**
- * The pipeline's switches, one Options collection for every operation: each option's label,
- * default and bounds are declared here once, and settings.ts reads them from here. The
- * Idempotency Key is hidden for the operations that only read (`readOnlyOperations`), which send
- * none. Ten retries of 429/503 carry a batch of about ten times the API's per-second limit even
- * unpaced; the pacer normally needs one or two.
+ * The pipeline's switches, one Options collection for every operation, each declared here once
+ * (settings.ts reads its bounds here). The Idempotency Key is hidden for `readOnlyOperations`,
+ * which send none. Ten retries of 429/503 carry a batch of about ten times the API's per-second
+ * limit even unpaced; the pacer normally needs one or two.
  */
 export function optionsDescription(readOnlyOperations: string[]): INodeProperties[] {
 	return [
@@ -80,10 +79,9 @@ export function optionsDescription(readOnlyOperations: string[]): INodePropertie
 }
 
 /**
- * n8n's Request Options setting (Batching, SSL, Proxy, Timeout) with the names and defaults n8n
- * gives it (n8n-core's commonDeclarativeNodeOptionParameters), so workflows saved with it keep it.
- * n8n adds it only to nodes without `execute`; this node declares it itself. Two texts differ
- * where n8n's lint asks for its own wording.
+ * n8n's Request Options setting with the names and defaults n8n gives it (n8n-core's
+ * commonDeclarativeNodeOptionParameters), so saved workflows keep it: n8n adds it only to nodes
+ * without `execute`. Two texts differ where n8n's lint asks for its own wording.
  */
 export const requestOptionsDescription: INodeProperties = {
 	displayName: 'Request Options',

@@ -11,14 +11,12 @@ export const TIMEOUT_FAULTS = [
 	'E_ANSWER_STALLED',
 ];
 /**
- * Connection faults worth another try: the connection broke or timed out, so the API may have
- * committed the request; the same Idempotency-Key makes the retry safe. A refused connection or an
- * unknown host is a configuration problem, and an answer too large would be as large again: not
- * retried.
+ * Faults worth another try, safe with the same Idempotency-Key: the connection broke or timed out.
+ * Not a refused connection or an unknown host (setup), nor an answer too large (as large again).
  */
 export const TRANSIENT_FAULTS = ['ECONNRESET', 'EPIPE', 'EAI_AGAIN', ...TIMEOUT_FAULTS];
 
-/** The longest wait we accept from Retry-After before giving up and telling the user. */
+/** The longest Retry-After waited out; a longer one is told to the user. */
 export const MAX_RETRY_DELAY_MS = 60_000;
 const MAX_BACKOFF_MS = 30_000;
 
@@ -32,9 +30,9 @@ export interface RetryBudget {
 	maxRetries: number;
 	/** Retries of connection faults, timeouts, 502 and 504. */
 	faultRetries: number;
-	/** False: an attempt that ran out of time is not tried again (a poll: the next poll is its retry). */
+	/** False: a timed-out attempt is not retried (a poll's: the next poll is its retry). */
 	retryTimeouts?: boolean;
-	/** The longest a request waits for its retries in all (an agent's tool call); else per wait, a minute. */
+	/** The longest a request waits for retries in all (a tool call's); else a minute per wait. */
 	patienceMs?: number;
 }
 
@@ -52,10 +50,9 @@ export type RetryDecision =
 	| { retry: false; reason: 'not-retryable' | 'budget' | 'retry-after-too-long'; waitMs?: number };
 
 /**
- * Whether and when to try again. 429/503 honour Retry-After (delay-seconds or an HTTP date) or
- * back off exponentially; faults and gateway errors back off from 500 ms. A Retry-After beyond
- * MAX_RETRY_DELAY_MS (or beyond what is left of the budget's patience) is never waited out
- * silently: the caller stops and says so.
+ * Whether and when to try again. 429/503 honour Retry-After (seconds or an HTTP date) or back off
+ * exponentially; faults and gateway errors back off from 500 ms. A Retry-After past
+ * MAX_RETRY_DELAY_MS or the patience left is never waited out silently: the caller says so.
  */
 export function decideRetry(
 	attempt: Attempt,
@@ -103,17 +100,14 @@ function backoff(firstMs: number, retries: number): number {
 
 /** Milliseconds from a Retry-After value, or undefined when it is missing or unreadable. */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
-	if (value === undefined || value.trim() === '') return undefined;
-	const trimmed = value.trim();
+	const trimmed = value?.trim();
+	if (!trimmed) return undefined;
 	if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
 	const date = Date.parse(trimmed);
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/**
- * The retries of one request: each attempt's outcome in, whether and how long to wait before the
- * next one out. The batch as a whole is paced by the Pacer, which learns from the same 429s.
- */
+/** One request's retries; the Pacer paces the batch as a whole, learning from the same 429s. */
 export class Retries {
 	private readonly state: RetryState = { busyRetries: 0, faultRetries: 0 };
 
@@ -135,7 +129,6 @@ export class Retries {
 		return decision;
 	}
 
-	/** How many retries were made. */
 	get count(): number {
 		return this.state.busyRetries + this.state.faultRetries;
 	}

@@ -1,6 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { isObject } from '../../shared/valueAt';
 import { rateHeadersOf, type RunPacer } from '../rateLimit';
 import {
 	describeFailedAnswer,
@@ -11,6 +12,7 @@ import {
 	isUnreachable,
 	readBody,
 	redact,
+	retried,
 	type ApiErrorText,
 } from './errors';
 import type { RunSettings } from './settings';
@@ -58,9 +60,8 @@ export interface Sending {
 }
 
 /**
- * Sends one request until it has an answer to act on: paced, retried on 429/503 (as Retry-After
- * asks) and on connection faults, 502 and 504 (backing off), always with the same request and
- * so the same Idempotency-Key. Returns a 2xx; anything else becomes the item's NodeApiError.
+ * Sends one request until it has an answer to act on, paced and retried as decideRetry says, always
+ * with the same Idempotency-Key. Returns a 2xx; anything else becomes the item's NodeApiError.
  */
 export async function sendRequest(run: Sending, request: ItemRequest): Promise<ApiResponse> {
 	const { settings, pacer, signal, wait } = run;
@@ -91,20 +92,17 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 			await wait(decision.delayMs);
 			continue;
 		}
-		const error = apiError(
-			run,
-			response,
-			failureText(run, exchange, decision!, retries.count, request),
-		);
+		const text = failureText(run, exchange, decision!, retries.count, request);
+		const error = apiError(run, response, text);
 		if ('fault' in exchange) error.context.fault = exchange.fault;
 		throw error;
 	}
 }
 
 /**
- * Whether another request on the same session would fail the same way: the key refused (401), a
- * capability missing (403), an API that cannot be reached, or no error of the API at all. A
- * timeout, an answer too large or another status belongs to its own request.
+ * Whether another request of the session would fail the same way: a refused key (401), a missing
+ * capability (403), an API out of reach, or no API error at all. A timeout, an answer too large or
+ * another status belongs to its own request.
  */
 export function failsEveryRequest(error: unknown): boolean {
 	if (!(error instanceof NodeApiError)) return true;
@@ -114,22 +112,15 @@ export function failsEveryRequest(error: unknown): boolean {
 }
 
 function attempt(exchange: Exchange): Attempt {
-	return 'response' in exchange
-		? {
-				kind: 'status',
-				status: exchange.response.status,
-				retryAfter: exchange.response.headers['retry-after'],
-			}
-		: { kind: 'fault', code: exchange.fault };
+	if ('fault' in exchange) return { kind: 'fault', code: exchange.fault };
+	const { status, headers } = exchange.response;
+	return { kind: 'status', status, retryAfter: headers['retry-after'] };
 }
 
 /** A start that could not come within the patience of an agent's tool call. */
-function tooLongToWait(run: Sending, until: number | undefined): ApiErrorText {
-	return describeLongRetryAfter(
-		(until ?? Date.now()) - Date.now(),
-		run.settings.pacer.patienceMs ?? 0,
-		{ toolCall: run.settings.toolCall },
-	);
+function tooLongToWait({ settings }: Sending, until = Date.now()): ApiErrorText {
+	const { patienceMs = 0 } = settings.pacer;
+	return describeLongRetryAfter(until - Date.now(), patienceMs, { toolCall: settings.toolCall });
 }
 
 function failureText(
@@ -141,20 +132,15 @@ function failureText(
 ): ApiErrorText {
 	const { settings } = run;
 	if ('fault' in exchange) {
-		return explained(
-			run,
-			{ kind: 'fault', code: exchange.fault },
-			describeFault(exchange.fault, retries, {
-				timeoutMs: settings.transport.timeoutMs,
-				mutating: run.mutating,
-				bytes: exchange.bytes,
-			}),
-		);
+		const { fault: code, bytes } = exchange;
+		const { timeoutMs } = settings.transport;
+		const text = describeFault(code, retries, { timeoutMs, mutating: run.mutating, bytes });
+		return explained(run, { kind: 'fault', code }, text);
 	}
 	const { response } = exchange;
 	if (decision.reason === 'retry-after-too-long') {
-		const { patienceMs } = settings.budget;
-		return describeLongRetryAfter(decision.waitMs ?? 0, patienceMs ?? MAX_RETRY_DELAY_MS, {
+		const { patienceMs = MAX_RETRY_DELAY_MS } = settings.budget;
+		return describeLongRetryAfter(decision.waitMs ?? 0, patienceMs, {
 			toolCall: settings.toolCall,
 		});
 	}
@@ -166,14 +152,9 @@ function failureText(
 					{ capability: run.capability, referent: request.referent },
 					settings.secrets,
 				);
-	const tried =
-		retries === 0
-			? text
-			: {
-					...text,
-					description: `${text.description} Gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'}.`,
-				};
-	return explained(run, { kind: 'answer', response }, tried);
+	const tried = retries === 0 ? '' : ` Gave up after ${retried(retries)}.`;
+	const described = { ...text, description: `${text.description}${tried}` };
+	return explained(run, { kind: 'answer', response }, described);
 }
 
 /** The caller's own words for a failure, when it has them, before the pipeline's. */
@@ -185,19 +166,10 @@ function explained(run: Sending, failure: Failure, text: ApiErrorText): ApiError
 /** A 2xx body must be JSON: an HTML page or nothing where a record is expected is an error. */
 export function expectJson(run: Sending, response: ApiResponse, expected: string): unknown {
 	const body = readBody(response.body);
-	if (body === undefined) {
-		const { secrets } = run.settings;
-		throw apiError(
-			run,
-			response,
-			explained(
-				run,
-				{ kind: 'unexpected', response },
-				describeUnexpectedBody(response.status, response.body, expected, secrets),
-			),
-		);
-	}
-	return body;
+	if (body !== undefined) return body;
+	const { secrets } = run.settings;
+	const text = describeUnexpectedBody(response.status, response.body, expected, secrets);
+	throw apiError(run, response, explained(run, { kind: 'unexpected', response }, text));
 }
 
 /** The item's NodeApiError: our message, the API's answer as evidence (capped, redacted). */
@@ -207,10 +179,9 @@ export function apiError(
 	text: ApiErrorText,
 ): NodeApiError {
 	const parsed = response ? readBody(redact(response.body, run.settings.secrets)) : undefined;
-	const errorResponse: JsonObject =
-		parsed && typeof parsed === 'object' && !Array.isArray(parsed)
-			? (parsed as JsonObject)
-			: { status: response?.status ?? 'no answer' };
+	const errorResponse = (
+		isObject(parsed) ? parsed : { status: response?.status ?? 'no answer' }
+	) as JsonObject;
 	return new NodeApiError(run.node, errorResponse, {
 		message: run.prefix ? `${run.prefix} ${text.message}` : text.message,
 		description: text.description,

@@ -3,7 +3,6 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
-	INode,
 	INodeProperties,
 	IPollFunctions,
 } from 'n8n-workflow';
@@ -17,9 +16,8 @@ import { CREDENTIAL_TYPE, transportOf, type Transport } from './transport';
 /** When n8n's Settings › Request Options › Timeout is not set. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /**
- * The longest an AI agent's tool call waits for the API's limit: n8n clamps a tool's own Retry On
- * Fail to 5 s between tries (n8n-core makeHandleToolInvocation), and an agent waiting longer keeps
- * its user waiting. Past it, the call answers with when to try again.
+ * The longest an agent's tool call waits for the API's limit, its user waiting too: n8n clamps a
+ * tool's Retry On Fail to 5 s (n8n-core makeHandleToolInvocation). Then it says when to retry.
  */
 export const TOOL_CALL_PATIENCE_MS = 5000;
 
@@ -31,13 +29,8 @@ function declared(name: NumberOption) {
 	const field = optionsDescription([])[0].options!.find(
 		(option) => 'name' in option && option.name === name,
 	) as INodeProperties;
-	const { minValue, maxValue } = field.typeOptions as { minValue: number; maxValue: number };
-	return {
-		label: field.displayName,
-		fallback: field.default as number,
-		min: minValue,
-		max: maxValue,
-	};
+	const { minValue: min, maxValue: max } = field.typeOptions as Record<string, number>;
+	return { label: field.displayName, fallback: field.default as number, min, max };
 }
 
 export interface RunSettings {
@@ -46,31 +39,18 @@ export interface RunSettings {
 	transport: Transport;
 	/** Values never to show in an error: the API key and the signing secrets. */
 	secrets: string[];
-	/** The run is an AI agent's (or MCP client's) tool call: it waits at most TOOL_CALL_PATIENCE_MS. */
+	/** An AI agent's (or MCP client's) tool call: it waits at most TOOL_CALL_PATIENCE_MS. */
 	toolCall?: boolean;
 }
 
-/** A node parameter by its path, with the fallback when it is not set. */
-type SettingReader = (name: string, fallback: unknown) => unknown;
-
-/** What run settings are read from: the node, its parameters and its credential. */
-interface SettingSource {
-	node: INode;
-	read: SettingReader;
-	credentials: () => Promise<ICredentialDataDecryptedObject>;
-}
-
 /**
- * What holds for every item of one run, read once: the Options (item 0, like n8n's own batching
- * settings), n8n's Request Options and the credential. A value out of range stops the run with
- * the rule; it is never silently replaced.
+ * What holds for every item of a run, read once: the Options (item 0's, as n8n's own batching),
+ * Request Options and the credential. A value out of range stops the run, naming its rule.
  */
 export async function readRunSettings(context: IExecuteFunctions): Promise<RunSettings> {
-	const settings = await runSettingsFrom({
-		node: context.getNode(),
-		read: (name, fallback) => context.getNodeParameter(name, 0, fallback),
-		credentials: async () => await context.getCredentials(CREDENTIAL_TYPE),
-	});
+	const settings = await runSettingsFrom(context, (name, fallback) =>
+		context.getNodeParameter(name, 0, fallback),
+	);
 	if (!isToolCall(context)) return settings;
 	return {
 		...settings,
@@ -100,34 +80,31 @@ function isToolCall(context: IExecuteFunctions): boolean {
  * others, nor the next Poll Time, for more than one Timeout.
  */
 export async function readPollSettings(context: IPollFunctions): Promise<RunSettings> {
-	const settings = await runSettingsFrom({
-		node: context.getNode(),
-		read: (name, fallback) => context.getNodeParameter(name, fallback),
-		credentials: async () => await context.getCredentials(CREDENTIAL_TYPE),
-	});
+	const settings = await runSettingsFrom(context, (name, fallback) =>
+		context.getNodeParameter(name, fallback),
+	);
 	return { ...settings, budget: { ...settings.budget, retryTimeouts: false } };
 }
 
-async function runSettingsFrom({
-	node,
-	read,
-	credentials: load,
-}: SettingSource): Promise<RunSettings> {
+/** The settings from a node's parameters (`read`, a fallback when unset) and its credential. */
+async function runSettingsFrom(
+	context: Pick<IPollFunctions, 'getNode' | 'getCredentials'>,
+	read: (name: string, fallback: unknown) => unknown,
+): Promise<RunSettings> {
+	const node = context.getNode();
 	const option = (name: NumberOption) => {
 		const { label, fallback, min, max } = declared(name);
 		const value = read(`options.${name}`, fallback);
 		const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 		if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
-			throw new NodeOperationError(
-				node,
-				`Options › ${label} (${name}) must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`,
-			);
+			const message = `Options › ${label} (${name}) must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`;
+			throw new NodeOperationError(node, message);
 		}
 		return number;
 	};
 	const requestOptions = (read('requestOptions', {}) ?? {}) as IDataObject;
 	const batch = ((requestOptions.batching as IDataObject | undefined)?.batch ?? {}) as IDataObject;
-	const credentials = await load();
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
 	const timeout = Number(requestOptions.timeout);
 	return {
 		budget: { maxRetries: option('maxRetries'), faultRetries: option('faultRetries') },
@@ -140,7 +117,6 @@ async function runSettingsFrom({
 					: undefined,
 		},
 		transport: transportOf(credentials, {
-			reference: node.credentials?.[CREDENTIAL_TYPE],
 			timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : DEFAULT_TIMEOUT_MS,
 			proxy: parseProxy(requestOptions.proxy),
 			skipSslCertificateValidation: requestOptions.allowUnauthorizedCerts === true,
@@ -152,17 +128,12 @@ async function runSettingsFrom({
 /** How long the editor waits for the API: a user is looking at a dropdown or a dialog. */
 export const EDITOR_TIMEOUT_MS = 15_000;
 
-/**
- * The settings of a request made in the editor, one at a time, each within EDITOR_TIMEOUT_MS and
- * an answer that ran out of time not tried again: the hub picker (else the Options' defaults), or
- * the credential's Test button (no retries).
- */
+/** The editor's requests: one at a time within EDITOR_TIMEOUT_MS; the Test button's not retried. */
 export function editorSettings(
 	credentials: ICredentialDataDecryptedObject,
 	use: 'picker' | 'credentialTest',
 ): RunSettings {
-	const test = use === 'credentialTest';
-	const fallback = (name: NumberOption) => (test ? 0 : declared(name).fallback);
+	const fallback = (name: NumberOption) => (use === 'credentialTest' ? 0 : declared(name).fallback);
 	return {
 		budget: {
 			maxRetries: fallback('maxRetries'),
@@ -175,7 +146,6 @@ export function editorSettings(
 	};
 }
 
-/** Values never to show in an error: the API key and the webhook signing secrets. */
 function secretsOf(credentials: ICredentialDataDecryptedObject): string[] {
 	return [
 		credentials.apiKey,

@@ -1,6 +1,5 @@
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialsDecrypted,
 	ICredentialTestFunctions,
 	IDataObject,
 	IExecuteFunctions,
@@ -14,11 +13,6 @@ import { PartnerLogisticsApi } from '../../../../credentials/PartnerLogisticsApi
 import { AnswerTooLarge, attemptSignal, readBody } from './answer';
 
 export const CREDENTIAL_TYPE = 'partnerLogisticsApi';
-
-/** The credential's Base URL without trailing slashes, so paths can always start with one. */
-function baseUrlOf(credentials: ICredentialDataDecryptedObject): string {
-	return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
-}
 
 /** One HTTP exchange, as the pipeline reads it: the body stays text until it is checked. */
 export interface ApiResponse {
@@ -37,7 +31,7 @@ export interface ApiRequest {
 
 /** Transport settings of one node run: n8n's Request Options and the credential, read once. */
 export interface Transport {
-	credentials: ICredentialsDecrypted;
+	credentials: ICredentialDataDecryptedObject;
 	baseUrl: string;
 	timeoutMs: number;
 	proxy?: IHttpRequestOptions['proxy'];
@@ -45,34 +39,22 @@ export interface Transport {
 }
 
 /**
- * An answer, or a connection that broke, timed out or was never made (`fault`: its code; our own
- * E_ANSWER_STALLED when the answer started but did not end in time, E_ANSWER_TOO_LARGE when it
- * grew past the bound, with how many bytes had arrived).
+ * An answer, or a connection that broke, timed out or was never made (`fault`: its code, or ours:
+ * E_ANSWER_STALLED, begun but not ended in time; E_ANSWER_TOO_LARGE, with the `bytes` that came).
  */
 export type Exchange = { response: ApiResponse } | { fault: string; bytes?: number };
 
-/**
- * The transport for a credential: a run passes n8n's Request Options and the node's credential
- * reference; a call outside a run (the hub picker) takes the defaults.
- */
+/** A credential's transport: a run passes its Request Options; the hub picker, the defaults. */
 export function transportOf(
 	credentials: ICredentialDataDecryptedObject,
-	options: Partial<Omit<Transport, 'credentials' | 'baseUrl' | 'timeoutMs'>> & {
-		timeoutMs: number;
-		reference?: { id?: string | null; name?: string };
-	},
+	options: Partial<Omit<Transport, 'credentials' | 'baseUrl'>> & { timeoutMs: number },
 ): Transport {
-	const { reference, ...settings } = options;
 	return {
-		credentials: {
-			id: reference?.id ?? '',
-			name: reference?.name ?? '',
-			type: CREDENTIAL_TYPE,
-			data: credentials,
-		},
-		baseUrl: baseUrlOf(credentials),
+		credentials,
+		// No trailing slash: every path starts with one.
+		baseUrl: String(credentials.baseUrl ?? '').replace(/\/+$/, ''),
 		skipSslCertificateValidation: false,
-		...settings,
+		...options,
 	};
 }
 
@@ -83,29 +65,23 @@ export type SentResponse = IN8nHttpFullResponse & { request?: { destroy(): void 
 export type Sender = (options: IHttpRequestOptions) => Promise<SentResponse>;
 
 /**
- * The sender of a node run, a poll and the hub picker: n8n's `httpRequest` with the credential's
- * own `authenticate` (the API key header), the credential decrypted once per run. Not
- * `httpRequestWithAuthentication`: in a node run it puts the execution's cancel signal in place of
- * an attempt's (n8n-core authentication.js), and in n8n 2.x the socket of an answer gone quiet
- * after its headers would then stay open after the attempt gave up on it.
+ * The sender of a run, a poll and the hub picker: n8n's `httpRequest`, the key header from the
+ * credential's `authenticate`, decrypted once per run. Not `httpRequestWithAuthentication`: in a
+ * run it puts the execution's cancel signal in place of the attempt's (n8n-core authentication.js):
+ * in n8n 2.x, an answer gone quiet after its headers would keep its socket open past the attempt.
  */
 export function authenticatedSender(
 	context: IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions,
 	transport: Transport,
 ): Sender {
 	const credential = new PartnerLogisticsApi();
-	const data = transport.credentials.data ?? {};
 	return async (options) =>
 		(await context.helpers.httpRequest(
-			await credential.authenticate(data, options),
+			await credential.authenticate(transport.credentials, options),
 		)) as SentResponse;
 }
 
-/**
- * The sender of the credential's Test button. n8n gives a credential test only its legacy
- * `request` helper, so the same request is handed over in that helper's terms, with the key header
- * from the credential's own `authenticate`.
- */
+/** The Test button's sender: n8n gives a credential test only its legacy `request` helper. */
 export function credentialTestSender(
 	context: ICredentialTestFunctions,
 	credentials: ICredentialDataDecryptedObject,
@@ -125,8 +101,7 @@ export function credentialTestSender(
 			followAllRedirects: false,
 			sendCredentialsOnCrossOriginRedirect: false,
 			timeout: options.timeout,
-			// The body as a stream. This helper takes no signal: the transport ends an answer that
-			// is late or too large by leaving the stream and destroying the request.
+			// A stream. The helper takes no signal: a late or huge answer ends by destroying the request.
 			useStream: true,
 		})) as SentResponse;
 	};
@@ -134,9 +109,8 @@ export function credentialTestSender(
 
 /**
  * Sends one request. Redirects are not followed (the key must not travel), statuses do not throw
- * (the caller explains them), and the body is read here, as text, so a 2xx that is not JSON can
- * be told apart: within n8n's Timeout for the whole answer, and within MAX_ANSWER_BYTES. The
- * execution's cancel signal (`cancel`, a node run's) stops it at once.
+ * (the caller explains them), and the body is read here as text, so a 2xx that is not JSON can be
+ * told apart: all within n8n's Timeout and MAX_ANSWER_BYTES. A run's `cancel` stops it at once.
  */
 export async function sendApiRequest(
 	send: Sender,
@@ -198,17 +172,14 @@ export interface RequestPreview {
 	body?: IDataObject;
 }
 
-/**
- * The request `sendApiRequest` would send, nothing sent: the full URL with its query as n8n
- * encodes it, and the headers with the credential's own (the API key) as `authenticate` adds them.
- */
+/** What `sendApiRequest` would send, nothing sent: the URL as n8n encodes it, the key signed in. */
 export async function previewRequest(
 	transport: Transport,
 	request: ApiRequest,
 ): Promise<RequestPreview> {
 	const options = requestOptions(transport, request);
-	const data = transport.credentials.data ?? {};
-	const { headers = {} } = await new PartnerLogisticsApi().authenticate(data, options);
+	const credential = new PartnerLogisticsApi();
+	const { headers = {} } = await credential.authenticate(transport.credentials, options);
 	const query = Object.entries(request.qs ?? {})
 		.filter(([, value]) => value !== undefined && value !== null)
 		.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`)
@@ -224,22 +195,14 @@ export async function previewRequest(
 /** The error code of a failed request, looked up through n8n's and axios' wrappers. */
 function faultCode(error: unknown): string {
 	for (let cause = error, depth = 0; cause && depth < 5; depth++) {
-		const record = cause as {
-			code?: unknown;
-			httpCode?: unknown;
-			message?: unknown;
-			cause?: unknown;
-		};
-		// n8n 1.x wraps the request's error in a NodeApiError without its cause: the code is its httpCode.
+		const record = cause as Record<string, unknown>;
+		// n8n 1.x wraps the error in a NodeApiError without its cause: the code is its httpCode.
 		for (const code of [record.code, record.httpCode]) {
 			if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
 		}
-		if (typeof record.message === 'string' && /socket hang up/i.test(record.message)) {
-			return 'ECONNRESET';
-		}
-		if (typeof record.message === 'string' && /timeout of \d+ms exceeded/i.test(record.message)) {
-			return 'ECONNABORTED';
-		}
+		const message = typeof record.message === 'string' ? record.message : '';
+		if (/socket hang up/i.test(message)) return 'ECONNRESET';
+		if (/timeout of \d+ms exceeded/i.test(message)) return 'ECONNABORTED';
 		cause = record.cause;
 	}
 	return 'EUNKNOWN';

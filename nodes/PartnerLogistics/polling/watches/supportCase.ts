@@ -1,6 +1,6 @@
 import { compact } from '../../pipeline/operation';
 import { numberOf } from '../../route/numbers';
-import { supportCaseGetMany } from '../../resources/supportCase/getAll';
+import { caseStatus, supportCaseGetMany } from '../../resources/supportCase/getAll';
 import { textOf, type WatchSpec } from '../watch';
 
 export const supportCaseWatch: WatchSpec = {
@@ -28,13 +28,9 @@ export const supportCaseWatch: WatchSpec = {
 	narrowedBy: (read) => `status=${textOf(read('status'))}`,
 	fields: [
 		{
-			displayName: 'Status',
-			name: 'status',
-			type: 'string',
-			default: 'OPEN',
-			placeholder: 'e.g. OPEN',
+			...caseStatus,
 			description: 'Only cases with this status are listed and watched',
-			hint: 'OPEN is the status the API documentation names; any other status the API knows can be typed. A case that leaves this status is no longer listed, so its change is not seen.',
+			hint: `${caseStatus.hint}. A case that leaves this status is no longer listed, so its change is not seen.`,
 		},
 		{
 			displayName: 'Limit',

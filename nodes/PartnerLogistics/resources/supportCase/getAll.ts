@@ -3,6 +3,17 @@ import type { INodeProperties } from 'n8n-workflow';
 import { compact, type OperationSpec } from '../../pipeline/operation';
 import { numberOf } from '../../route/numbers';
 
+/** A case's status, as the list filters by it; the polling trigger's watch says more. */
+export const caseStatus: INodeProperties = {
+	displayName: 'Status',
+	name: 'status',
+	type: 'string',
+	default: 'OPEN',
+	placeholder: 'e.g. OPEN',
+	description: 'Only cases with this status',
+	hint: 'OPEN is the status the API documentation names; any other status the API knows can be typed',
+};
+
 const fields: INodeProperties[] = [
 	{
 		displayName: 'Return All',
@@ -28,17 +39,7 @@ const fields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Filter',
 		default: {},
-		options: [
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'string',
-				default: 'OPEN',
-				placeholder: 'e.g. OPEN',
-				description: 'Only cases with this status',
-				hint: 'OPEN is the status the API documentation names; any other status the API knows can be typed',
-			},
-		],
+		options: [caseStatus],
 	},
 ];
 
