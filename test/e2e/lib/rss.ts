@@ -45,6 +45,11 @@ export function listeningPid(port: number): number {
 	throw new Error(`No process of ours holds the socket listening on port ${port}`);
 }
 
+/** A process's command line, its arguments one an element (/proc/<pid>/cmdline). */
+export function commandLine(pid: number): string[] {
+	return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+}
+
 /** VmRSS of a process, in bytes (/proc/<pid>/status gives it in kB). */
 export function rssBytes(pid: number): number {
 	const status = readFileSync(`/proc/${pid}/status`, 'utf8');

@@ -1,7 +1,8 @@
 import { expectSucceeded, lastSeq, type LoggedRequest, sandboxRequests } from '../lib/assertions';
 import { ANSWER_BOUNDS_WORKFLOW_IDS as IDS, CREDENTIAL_IDS, credentialName } from '../lib/fixtures';
 import { type Execution, nodeOutput, nodePairedItems } from '../lib/n8nApi';
-import { listeningPid, megabytes, sampleRss } from '../lib/rss';
+import { n8nBin, node24 } from '../lib/paths';
+import { commandLine, listeningPid, megabytes, sampleRss } from '../lib/rss';
 import { loadSuite } from '../lib/suiteContext';
 
 // Every request ends, whatever the API does, in real n8n: an answer whose body trickles forever
@@ -196,6 +197,8 @@ describe('an answer too large, and a large one that is not', () => {
 
 	it('a 1 GiB gzip bomb ends within 10 s with the size message, n8n growing by less than 300 MB', async () => {
 		const pid = listeningPid(Number(new URL(suite.n8nBaseUrl).port));
+		// n8n itself (Node 24 running n8n's bin), not the guard above it.
+		expect(commandLine(pid).slice(0, 3)).toEqual([node24, n8nBin, 'start']);
 		await suite.admin.setFaults({ failNext: [{ kind: 'gzipBomb', method: 'GET', path: CASES }] });
 		const since = await lastSeq(suite.admin);
 		const { result: execution, rss } = await sampleRss(pid, () =>
