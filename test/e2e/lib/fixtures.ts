@@ -245,3 +245,15 @@ export function pollingEvery(
 /** The support case watch polling every `seconds` (see pollingEvery). */
 export const supportCaseWatchEvery = (workflows: WorkflowFixture[], seconds: number) =>
 	pollingEvery(workflows, WORKFLOW_IDS.supportCaseWatch, seconds);
+
+/**
+ * The workflows of the answer-bounds specs: a quote with a 2 s Timeout and one connection retry,
+ * support cases listed with a Limit from each row, every case listed (workflows 24 to 26), and a
+ * quote request watch polling every minute (made from the support case watch by the spec).
+ */
+export const ANSWER_BOUNDS_WORKFLOW_IDS = {
+	quoteTimeout2s: 'plWfTimeout2s001',
+	listLimits: 'plWfListLimits01',
+	listEveryCase: 'plWfListAllCases',
+	quoteRequestWatch: 'plWfWatchEveryMn',
+} as const;
