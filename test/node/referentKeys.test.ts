@@ -266,6 +266,33 @@ describe('the refusal memory outlives the process in the workflow static data', 
 		expect(fresh.map((post) => [post.status, post.replayed])).toEqual([[201, undefined]]);
 		expect(keyOf(fresh[0])).not.toBe(keyOf(refused.posts[0]));
 	});
+
+	test('a dry run in a fresh n8n process shows the key the real run then sends', async () => {
+		const { parameters } = await PAY.setUp();
+		sandbox.admin.setFaults({
+			failNext: [{ kind: 'refuse', status: 400, method: 'POST', path: PAY.path }],
+		});
+		const refused = await execution(PAY, parameters);
+		sandbox.admin.setFaults({});
+		const staticData = refused.result.staticData.data;
+
+		let harness: typeof import('../harness') | undefined;
+		await jest.isolateModulesAsync(async () => {
+			harness = await import('../harness');
+		});
+		const credentials = credentialsFor(sandbox);
+		sandbox.clearLog();
+		const dryRun = { ...parameters, options: { dryRun: true } };
+		const preview = await harness!.runNode(dryRun, { credentials, staticData });
+		expect(sandbox.requests()).toEqual([]);
+		expect(preview.staticData.changed).toBe(false);
+		const shown = preview.output()[0].json.idempotencyKey;
+		expect(shown).not.toBe(keyOf(refused.posts[0]));
+
+		await harness!.runNode(parameters, { credentials, staticData });
+		const [sent] = sandbox.requests({ method: 'POST' });
+		expect([sent.status, keyOf(sent)]).toEqual([201, shown]);
+	});
 });
 
 describe('within one run', () => {

@@ -35,8 +35,7 @@ const WORKFLOW_BOUND = 1_000;
  *   worker or a restarted n8n;
  * - this process: every run in it, manual runs and other workflows on the same referent too.
  *
- * A dry run (`preview`) reads the node's context and this process and writes nowhere: it shows the
- * keys a real run would send, but reads no static data, which n8n saves once it is read.
+ * A dry run (`preview`) reads all three and writes nowhere: its keys are those a real run sends.
  */
 export function runKeys(
 	context: IExecuteFunctions,
@@ -49,7 +48,7 @@ export function runKeys(
 	const refusals = new RefusalMemory([
 		processPlace,
 		recordPlace(WORKFLOW_BOUND, () => chains),
-		...(preview ? [] : staticPlace(context)),
+		...staticPlace(context),
 	]);
 	const scope = {
 		instanceId: context.getInstanceId(),
@@ -80,9 +79,9 @@ function nodeMemory(context: IExecuteFunctions, preview: boolean): KeyMemory {
 }
 
 /**
- * The workflow's static data, written only on a refusal: n8n saves static data that changed, so
- * a run that was never refused writes nothing there. The record is replaced whole: n8n notices
- * changes inside objects that were there when the execution began, not in one added since.
+ * The workflow's static data, written only on a refusal: n8n saves static data that changed, and
+ * reading it (n8n adding an empty `global` on first use) changes nothing. The record is replaced
+ * whole: n8n notices changes inside objects there when the execution began, not in one added since.
  */
 function staticPlace(context: IExecuteFunctions): RefusalPlace[] {
 	let data: IDataObject;
