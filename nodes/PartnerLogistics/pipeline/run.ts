@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { eachConcurrently } from '../shared/concurrency';
 import { runKeys, type RunKeys } from './idempotency';
 import {
+	isGiven,
 	isReadOnly,
 	itemError,
 	referentOf,
@@ -105,12 +106,9 @@ async function runItem(run: Run, itemIndex: number, item: IDataObject): Promise<
 /** The item's request (`requestOf`) and its Idempotency-Key, remembered for an execution retry. */
 function prepare(run: Run, input: BodyInput, itemIndex: number): ItemRequest {
 	const { spec, keys, context } = run;
-	const request: ItemRequest = {
-		...requestOf(spec, input, itemIndex, context.getNode()),
-		itemIndex,
-	};
-	if (!keys) return request;
 	try {
+		const request: ItemRequest = { ...requestOf(spec, input), itemIndex };
+		if (!keys) return request;
 		const referent = referentOf(spec, input, request.body);
 		request.idempotencyKey = givenKey(input) || keys.keyOf(itemIndex, referent?.values);
 		if (!run.dryRun) {
@@ -155,7 +153,7 @@ function recordsOf(
 ): IDataObject[] {
 	const { spec } = run;
 	const records = readRecords(body);
-	if (spec.requires && !records.every((record) => present(record[spec.requires!]))) {
+	if (spec.requires && !records.every((record) => isGiven(record[spec.requires!]))) {
 		throw run.api.unusable(
 			response,
 			`The API answered ${response.status} without a ${spec.requires}. Check that the credential's Base URL points at the Partner Logistics API.`,
@@ -164,8 +162,6 @@ function recordsOf(
 	}
 	return spec.output ? records.map((record) => spec.output!(record, request.body ?? {})) : records;
 }
-
-const present = (value: unknown) => value !== undefined && value !== null && value !== '';
 
 /** A list operation: one page, or every page while the API reveals a cursor (Return All). */
 async function listRecords(

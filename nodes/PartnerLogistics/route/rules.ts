@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { firstProblem, required, type Problem } from '../pipeline/operation';
+import { firstProblem, isGiven, required, type Problem } from '../pipeline/operation';
 import { ROUTE_FIELDS } from './body';
 import { checkNumber } from './numbers';
 
@@ -110,7 +110,7 @@ function validateWeight(body: IDataObject, service: string): Problem | undefined
 
 /** A required coordinate, checked against the bounds its field declares. */
 function coordinate(value: unknown, name: string, field = name): Problem | undefined {
-	if (value === undefined || value === null || value === '') return required(field, value);
+	if (!isGiven(value)) return required(field, value);
 	return checkNumber(value, name, field);
 }
 

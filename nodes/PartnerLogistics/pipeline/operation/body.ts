@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { fail, HIDDEN, type Problem } from './problem';
+import { fail, HIDDEN, isGiven, type Problem } from './problem';
 
 /** A value of a JSON body field. */
 export type BodyValue = IDataObject[string];
@@ -34,13 +34,9 @@ export function buildBody(input: BodyInput, build: BodyBuilder, check?: BodyChec
 	return body;
 }
 
-/** Leaves out fields that are undefined, null or an empty string. */
+/** Leaves out the fields not given (undefined, null or an empty string). */
 export function compact(body: IDataObject): IDataObject {
-	return Object.fromEntries(
-		Object.entries(body).filter(
-			([, value]) => value !== undefined && value !== null && value !== '',
-		),
-	);
+	return Object.fromEntries(Object.entries(body).filter(([, value]) => isGiven(value)));
 }
 
 function conflict(extra: IDataObject, named: IDataObject): Problem | undefined {
@@ -60,7 +56,7 @@ function conflict(extra: IDataObject, named: IDataObject): Problem | undefined {
  * gives `empty`. Invalid JSON is reported by its position, never echoed: it may hold secrets.
  */
 export function jsonObject(value: unknown, field: string, empty?: IDataObject): IDataObject {
-	if ((value === undefined || value === null || value === '') && empty) return empty;
+	if (!isGiven(value) && empty) return empty;
 	let parsed: unknown = value;
 	if (typeof value === 'string') {
 		try {

@@ -17,10 +17,11 @@ export {
 	fail,
 	firstProblem,
 	HIDDEN,
+	isGiven,
 	labelsOf,
 	ProblemError,
 	required,
 	type Problem,
 } from './problem';
-export { itemError, referentOf, requestOf, type OperationRequest } from './request';
+export { itemError, referentOf, requestOf } from './request';
 export { isReadOnly, selectedOperation, type OperationSpec, type ResourceSpec } from './spec';

@@ -30,6 +30,9 @@ export function required(field: string, value?: unknown): Problem {
 	return { field, value, rule: 'is required' };
 }
 
+/** Given: neither undefined, null nor an empty string (which a body leaves out). */
+export const isGiven = (value: unknown) => value !== undefined && value !== null && value !== '';
+
 /** The first problem of several checks, each run only if the ones before found nothing. */
 export function firstProblem(problems: Array<Problem | undefined>): Problem | undefined {
 	return problems.find((problem) => problem !== undefined);
@@ -75,11 +78,10 @@ export function describeProblem(
 		itemIndex === undefined ? '' : `Item ${itemIndex + 1}${reference ? ` (${reference})` : ''}: `;
 	const named = `${item}${fieldName(problem, labels)} ${problem.rule}`;
 	if (problem.value === HIDDEN) return named;
-	const shown =
-		problem.value === undefined || problem.value === null || problem.value === ''
-			? 'nothing'
-			: typeof problem.value === 'string'
-				? `"${problem.value}"`
-				: JSON.stringify(problem.value);
+	const shown = !isGiven(problem.value)
+		? 'nothing'
+		: typeof problem.value === 'string'
+			? `"${problem.value}"`
+			: JSON.stringify(problem.value);
 	return `${named}, got ${shown}`;
 }

@@ -6,14 +6,6 @@ import { pathOf } from './path';
 import { describeProblem, labelsOf, ProblemError, type Labels } from './problem';
 import { pathIds, type OperationSpec } from './spec';
 
-/** An operation's request for one item, before its Idempotency-Key. */
-export interface OperationRequest {
-	method: OperationSpec['method'];
-	url: string;
-	body?: IDataObject;
-	qs?: IDataObject;
-}
-
 /** How each operation's form labels its fields, read once per operation. */
 const labelsBySpec = new WeakMap<OperationSpec, Labels>();
 
@@ -23,21 +15,14 @@ function labelsFor(spec: OperationSpec): Labels {
 	return labels;
 }
 
-/** The item's request as its operation declares it; a problem stops the item before it is sent. */
-export function requestOf(
-	spec: OperationSpec,
-	input: BodyInput,
-	itemIndex: number,
-	node: INode,
-): OperationRequest {
-	try {
-		const request: OperationRequest = { method: spec.method, url: pathOf(spec.path, input.read) };
-		if (spec.body) request.body = buildBody(input, spec.body, spec.check);
-		if (spec.query) request.qs = spec.query(input.read);
-		return request;
-	} catch (error) {
-		throw itemError(spec, input, itemIndex, node, error);
-	}
+/** The item's request as its operation declares it, before its key; a problem throws (itemError). */
+export function requestOf(spec: OperationSpec, input: BodyInput) {
+	return {
+		method: spec.method,
+		url: pathOf(spec.path, input.read),
+		...(spec.body && { body: buildBody(input, spec.body, spec.check) }),
+		...(spec.query && { qs: spec.query(input.read) }),
+	};
 }
 
 /** The item's error for what went wrong reading it: a problem names the field as the form does. */
