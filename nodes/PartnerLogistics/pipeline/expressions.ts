@@ -1,5 +1,7 @@
 import { deepCopy } from 'n8n-workflow';
 
+import { hasOwn } from '../shared/valueAt';
+
 /**
  * Evaluating an item's parameters in one expression instead of one per parameter.
  *
@@ -77,9 +79,7 @@ export function itemField(code: string): string[] | undefined {
 export function readItemField(item: unknown, field: string[]): unknown {
 	let value = item;
 	for (const name of field) {
-		if (!value || typeof value !== 'object' || !Object.prototype.hasOwnProperty.call(value, name)) {
-			return undefined;
-		}
+		if (!value || typeof value !== 'object' || !hasOwn(value, name)) return undefined;
 		value = (value as Record<string, unknown>)[name];
 	}
 	return value === null || ['string', 'number', 'boolean'].includes(typeof value)

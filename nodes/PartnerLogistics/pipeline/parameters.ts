@@ -1,6 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeParameters } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { deepCopy } from 'n8n-workflow';
 
+import { isObject, valueAt } from '../shared/valueAt';
 import {
 	batchExpression,
 	expressionLeaves,
@@ -33,7 +34,8 @@ export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 	const stored = (name: string): Stored => {
 		let found = storedOf.get(name);
 		if (!found) {
-			const value = at(parameters, name);
+			// By its n8n path, e.g. `options.idempotencyKey`.
+			const value = valueAt(parameters, name);
 			found = { value, leaves: expressionLeaves(value) };
 			storedOf.set(name, found);
 		}
@@ -142,18 +144,7 @@ interface Stored {
 	leaves: ExpressionLeaf[] | undefined;
 }
 
-/** A stored parameter by its n8n path (`options.idempotencyKey`). */
-function at(parameters: INodeParameters, name: string): unknown {
-	let value: unknown = parameters;
-	for (const key of name.split('.')) {
-		if (!value || typeof value !== 'object') return undefined;
-		value = (value as IDataObject)[key];
-	}
-	return value;
-}
-
 function unwrap(value: BodyValue): BodyValue {
 	if (value === null) return undefined;
-	const locator = value as IDataObject;
-	return typeof value === 'object' && locator.__rl === true ? (locator.value as BodyValue) : value;
+	return isObject(value) && value.__rl === true ? (value.value as BodyValue) : value;
 }
