@@ -55,21 +55,19 @@ export async function runSession(
 ): Promise<ApiSession> {
 	const settings = await readRunSettings(context);
 	const sender = authenticatedSender(context, settings.transport);
-	return session(context.getNode(), settings, sender, context.getExecutionCancelSignal(), options);
+	return session(context.getNode(), settings, sender, options, context.getExecutionCancelSignal());
 }
 
 /** A poll's session: the polling trigger's Options; its GETs change nothing. */
 export async function pollSession(context: IPollFunctions): Promise<ApiSession> {
 	const settings = await readPollSettings(context);
-	const sender = authenticatedSender(context, settings.transport);
-	return session(context.getNode(), settings, sender, undefined, { mutating: false });
+	return session(context.getNode(), settings, authenticatedSender(context, settings.transport));
 }
 
 /** The hub picker's session: the Options' defaults, one request at a time. */
 export async function pickerSession(ctx: ILoadOptionsFunctions): Promise<ApiSession> {
 	const settings = editorSettings(await ctx.getCredentials(CREDENTIAL_TYPE), 'picker');
-	const sender = authenticatedSender(ctx, settings.transport);
-	return session(ctx.getNode(), settings, sender, undefined, { mutating: false });
+	return session(ctx.getNode(), settings, authenticatedSender(ctx, settings.transport));
 }
 
 /** The credential's Test button: no retries, failures in the dialog's own words (`explain`). */
@@ -81,15 +79,15 @@ export function credentialTestSession(
 	const node = { name: 'Partner Logistics credential test' } as INode;
 	const sender = credentialTestSender(context, data);
 	const settings = editorSettings(data, 'credentialTest');
-	return session(node, settings, sender, undefined, { mutating: false, explain });
+	return session(node, settings, sender, { mutating: false, explain });
 }
 
 function session(
 	node: INode,
 	settings: RunSettings,
 	send: Sender,
-	signal: AbortSignal | undefined,
-	options: Pick<Sending, 'mutating' | 'prefix' | 'capability' | 'explain'>,
+	options: Pick<Sending, 'mutating' | 'prefix' | 'capability' | 'explain'> = { mutating: false },
+	signal?: AbortSignal,
 ): ApiSession {
 	let sending: Sending | undefined;
 	// The key's pacer is joined on the first request: a session that sends nothing leaves nothing.

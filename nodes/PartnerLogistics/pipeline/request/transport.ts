@@ -13,6 +13,7 @@ import { PartnerLogisticsApi } from '../../../../credentials/PartnerLogisticsApi
 import { AnswerTooLarge, attemptSignal, readBody } from './answer';
 
 export const CREDENTIAL_TYPE = 'partnerLogisticsApi';
+const credential = new PartnerLogisticsApi();
 
 /** One HTTP exchange, as the pipeline reads it: the body stays text until it is checked. */
 export interface ApiResponse {
@@ -74,7 +75,6 @@ export function authenticatedSender(
 	context: IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions,
 	transport: Transport,
 ): Sender {
-	const credential = new PartnerLogisticsApi();
 	return async (options) =>
 		(await context.helpers.httpRequest(
 			await credential.authenticate(transport.credentials, options),
@@ -87,7 +87,7 @@ export function credentialTestSender(
 	credentials: ICredentialDataDecryptedObject,
 ): Sender {
 	return async (options) => {
-		const { headers } = await new PartnerLogisticsApi().authenticate(credentials, options);
+		const { headers } = await credential.authenticate(credentials, options);
 		return (await context.helpers.request({
 			method: options.method,
 			uri: `${options.baseURL}${options.url}`,
@@ -178,7 +178,6 @@ export async function previewRequest(
 	request: ApiRequest,
 ): Promise<RequestPreview> {
 	const options = requestOptions(transport, request);
-	const credential = new PartnerLogisticsApi();
 	const { headers = {} } = await credential.authenticate(transport.credentials, options);
 	const query = Object.entries(request.qs ?? {})
 		.filter(([, value]) => value !== undefined && value !== null)
