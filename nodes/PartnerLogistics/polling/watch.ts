@@ -41,15 +41,15 @@ export interface WatchSpec {
 export const textOf = (value: unknown): string =>
 	value === undefined || value === null ? '' : String(value).trim();
 
-/** The parameter listing the IDs a record watch reads, one GET each per poll. */
-export function listedIdsField(
+/** A record watch's identity: the parameter listing the IDs it reads, one GET each per poll. */
+export function byListedIds(
 	name: string,
 	displayName: string,
 	what: string,
 	example: string,
 	hint: string,
-): INodeProperties {
-	return {
+): { listedIds: INodeProperties } {
+	const listedIds: INodeProperties = {
 		displayName,
 		name,
 		type: 'string',
@@ -59,6 +59,7 @@ export function listedIdsField(
 		description: `The ${what} to look up on each poll, separated by commas, spaces or new lines; an expression may also give a list`,
 		hint,
 	};
+	return { listedIds };
 }
 
 /** What the hints of the record watches say about IDs the API cannot find. */

@@ -1,6 +1,6 @@
 import { INFERRED_PATH } from '../../descriptions/fields';
 import { haulageQuotationGet } from '../../resources/haulageQuotation/get';
-import { listedIdsField, NOT_FOUND_HINT, type WatchSpec } from '../watch';
+import { byListedIds, NOT_FOUND_HINT, type WatchSpec } from '../watch';
 
 export const haulageQuotationWatch: WatchSpec = {
 	name: 'New or Changed Haulage Quotation (HAUL)',
@@ -11,13 +11,11 @@ export const haulageQuotationWatch: WatchSpec = {
 	record: 'haulage quotation',
 	records: 'haulage quotations',
 	operation: haulageQuotationGet,
-	identity: {
-		listedIds: listedIdsField(
-			'quotationIds',
-			'Quotation IDs',
-			'haulage quotation IDs',
-			'hq_123, hq_456',
-			`The quotationId values Haulage Quotation › Create returned. ${NOT_FOUND_HINT}`,
-		),
-	},
+	identity: byListedIds(
+		'quotationIds',
+		'Quotation IDs',
+		'haulage quotation IDs',
+		'hq_123, hq_456',
+		`The quotationId values Haulage Quotation › Create returned. ${NOT_FOUND_HINT}`,
+	),
 };

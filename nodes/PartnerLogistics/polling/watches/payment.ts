@@ -1,5 +1,5 @@
 import { paymentGet } from '../../resources/payment/get';
-import { listedIdsField, NOT_FOUND_HINT, type WatchSpec } from '../watch';
+import { byListedIds, NOT_FOUND_HINT, type WatchSpec } from '../watch';
 
 export const paymentWatch: WatchSpec = {
 	name: 'New or Changed Payment',
@@ -10,13 +10,11 @@ export const paymentWatch: WatchSpec = {
 	record: 'payment',
 	records: 'payment references',
 	operation: paymentGet,
-	identity: {
-		listedIds: listedIdsField(
-			'references',
-			'Payment References',
-			'payment references',
-			'pay_123, pay_456',
-			`Each payment is identified by the reference you list, the one its lookup takes. ${NOT_FOUND_HINT}`,
-		),
-	},
+	identity: byListedIds(
+		'references',
+		'Payment References',
+		'payment references',
+		'pay_123, pay_456',
+		`Each payment is identified by the reference you list, the one its lookup takes. ${NOT_FOUND_HINT}`,
+	),
 };

@@ -1,6 +1,6 @@
 import { INFERRED_PATH } from '../../descriptions/fields';
 import { quoteRequestGet } from '../../resources/quoteRequest/get';
-import { listedIdsField, NOT_FOUND_HINT, type WatchSpec } from '../watch';
+import { byListedIds, NOT_FOUND_HINT, type WatchSpec } from '../watch';
 
 export const quoteRequestWatch: WatchSpec = {
 	name: 'New or Changed Quote Request (GO_BULK)',
@@ -11,13 +11,11 @@ export const quoteRequestWatch: WatchSpec = {
 	record: 'quote request',
 	records: 'quote requests',
 	operation: quoteRequestGet,
-	identity: {
-		listedIds: listedIdsField(
-			'quoteRequestIds',
-			'Quote Request IDs',
-			'quote request IDs',
-			'qr_123, qr_456',
-			`The quoteRequestId values Quote Request › Create returned. ${NOT_FOUND_HINT}`,
-		),
-	},
+	identity: byListedIds(
+		'quoteRequestIds',
+		'Quote Request IDs',
+		'quote request IDs',
+		'qr_123, qr_456',
+		`The quoteRequestId values Quote Request › Create returned. ${NOT_FOUND_HINT}`,
+	),
 };

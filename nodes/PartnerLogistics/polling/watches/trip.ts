@@ -1,5 +1,5 @@
 import { trackingGetTrip } from '../../resources/tracking/getTrip';
-import { listedIdsField, NOT_FOUND_HINT, type WatchSpec } from '../watch';
+import { byListedIds, NOT_FOUND_HINT, type WatchSpec } from '../watch';
 
 export const tripWatch: WatchSpec = {
 	name: 'New or Changed Trip',
@@ -10,13 +10,11 @@ export const tripWatch: WatchSpec = {
 	record: 'trip',
 	records: 'trips',
 	operation: trackingGetTrip,
-	identity: {
-		listedIds: listedIdsField(
-			'tripIds',
-			'Trip IDs',
-			'trip IDs',
-			'trip_123',
-			`A trip's ID comes with its truck assignment. ${NOT_FOUND_HINT}`,
-		),
-	},
+	identity: byListedIds(
+		'tripIds',
+		'Trip IDs',
+		'trip IDs',
+		'trip_123',
+		`A trip's ID comes with its truck assignment. ${NOT_FOUND_HINT}`,
+	),
 };

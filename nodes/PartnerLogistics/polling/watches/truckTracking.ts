@@ -1,5 +1,5 @@
 import { trackingGetTruck } from '../../resources/tracking/getTruck';
-import { listedIdsField, NOT_FOUND_HINT, type WatchSpec } from '../watch';
+import { byListedIds, NOT_FOUND_HINT, type WatchSpec } from '../watch';
 
 export const truckTrackingWatch: WatchSpec = {
 	name: 'New or Changed Truck Tracking',
@@ -11,13 +11,11 @@ export const truckTrackingWatch: WatchSpec = {
 	record: 'truck assignment',
 	records: 'truck assignments',
 	operation: trackingGetTruck,
-	identity: {
-		listedIds: listedIdsField(
-			'assignmentIds',
-			'Assignment IDs',
-			'truck assignment IDs',
-			'asg_123',
-			`A truck that reports its position often changes at every poll: set Changes That Count to the fields you follow, e.g. status. ${NOT_FOUND_HINT}`,
-		),
-	},
+	identity: byListedIds(
+		'assignmentIds',
+		'Assignment IDs',
+		'truck assignment IDs',
+		'asg_123',
+		`A truck that reports its position often changes at every poll: set Changes That Count to the fields you follow, e.g. status. ${NOT_FOUND_HINT}`,
+	),
 };
