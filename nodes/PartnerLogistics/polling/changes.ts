@@ -26,12 +26,10 @@ export interface Change {
 	message?: string;
 }
 
+/** How a poll compares: the trigger's Options of these names, and `watching` (see Memory). */
 export interface CompareOptions {
-	/** What the records belong to (see Memory). */
 	watching: string;
-	/** Max Records Remembered. */
 	maxRecords: number;
-	/** Emit Current State on First Poll. */
 	emitCurrentState: boolean;
 	/** Include Previous Record: keep whole records, to hand the previous one with a change. */
 	includePrevious: boolean;
@@ -136,11 +134,7 @@ export function changedFields(
 	before: Record<string, string>,
 	after: Record<string, string>,
 ): string[] {
+	const changed = (field: string) => !hasOwn(before, field) || before[field] !== after[field];
 	const removed = Object.keys(before).filter((field) => !hasOwn(after, field));
-	return [
-		...Object.keys(after).filter(
-			(field) => !hasOwn(before, field) || before[field] !== after[field],
-		),
-		...removed,
-	];
+	return [...Object.keys(after).filter(changed), ...removed];
 }

@@ -11,7 +11,6 @@ import { WATCHES } from './watches';
 /** What one poll is to do, read from the trigger's parameters before anything is sent. */
 export interface WatchSettings {
 	watch: WatchSpec;
-	read: PollParameterReader;
 	/** A list watch's ID field. */
 	idField?: string;
 	/** A record watch's listed IDs, checked: none can leave its path. */
@@ -37,7 +36,7 @@ export function readWatchSettings(context: IPollFunctions): WatchSettings {
 	if (fields !== undefined) parts.push(`fields=${fields.join(',')}`);
 	const watching = parts.filter((part) => part !== undefined).join(' ');
 	const query = watchQuery(context, watch, read);
-	return { watch, read, ...target, query, compare: { ...options, fields, watching } };
+	return { watch, ...target, query, compare: { ...options, fields, watching } };
 }
 
 /** A list watch's query; a value the API cannot take (a Limit of -1) stops the poll, named. */
