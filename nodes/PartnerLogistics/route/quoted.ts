@@ -12,14 +12,11 @@ export const QUOTED_ROUTE = 'quotedRoute';
 const optionsOf = (read: BodyInput['read']) =>
 	buildRouteOptions((read('additionalFields') ?? {}) as IDataObject);
 
-/** The route and options of an item, from the form or from the item's own fields. */
-function routeOf({ read, item }: BodyInput): IDataObject {
+/** Quote › Create's body, a route given anew for a booking: the form's or the item's, and options. */
+export function quoteBody({ read, item }: BodyInput): IDataObject {
 	const route = read('routeSource') === INPUT_FIELDS ? routeFromItem(item) : buildRoute(read);
 	return { ...route, ...optionsOf(read) };
 }
-
-/** Body of Quote › Create: the route of the chosen form, checked by `validateRoute`. */
-export const quoteBody = routeOf;
 
 /** Quote › Create's output: the quote untouched, plus its route for Booking › Create to repeat. */
 export function withQuotedRoute(record: IDataObject, sent: IDataObject): IDataObject {
@@ -39,7 +36,7 @@ export function bookingBody(input: BodyInput): IDataObject {
 	const quoteId = String(input.read('quoteId') ?? '').trim();
 	const route = fromQuote(input)
 		? { ...quotedRouteOf(input.item), ...optionsOf(input.read) }
-		: routeOf(input);
+		: quoteBody(input);
 	return { ...route, quoteId };
 }
 
