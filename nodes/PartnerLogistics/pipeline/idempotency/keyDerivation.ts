@@ -21,17 +21,10 @@ export interface IdempotencyScope {
  * orders are two quotes). Hashed so no workflow detail leaks into API logs.
  */
 export function deriveIdempotencyKey(scope: IdempotencyScope): string {
-	const parts: Array<string | number> = [
-		scope.instanceId,
-		scope.workflowId,
-		scope.executionId,
-		scope.nodeId,
-		scope.runIndex,
-		scope.itemIndex,
-		scope.action,
-	];
+	const { instanceId, workflowId, executionId, nodeId, runIndex, itemIndex, action } = scope;
+	const parts = [instanceId, workflowId, executionId, nodeId, runIndex, itemIndex, action];
 	if (scope.generation) parts.push(scope.generation);
-	return `n8n-${scope.action}-${hex(parts)}`;
+	return `n8n-${action}-${hex(parts)}`;
 }
 
 /** What the default key of an action on something that exists is derived from. */
