@@ -50,10 +50,7 @@ export class PartnerLogistics implements INodeType {
 		],
 	};
 
-	methods = {
-		listSearch: { searchHubs },
-		credentialTest: { testApiKey },
-	};
+	methods = { listSearch: { searchHubs }, credentialTest: { testApiKey } };
 
 	/**
 	 * Every path n8n runs the node through (a workflow run, an execution retry, a call as an AI

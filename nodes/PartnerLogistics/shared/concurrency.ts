@@ -6,16 +6,13 @@ export async function eachConcurrently(
 	count: number,
 	concurrency: number,
 	work: (index: number) => Promise<void>,
-	{
-		stop = () => false,
-		beforeEach,
-	}: { stop?: () => boolean; beforeEach?: () => Promise<void> } = {},
+	options: { stop?: () => boolean; beforeEach?: () => Promise<void> } = {},
 ): Promise<void> {
 	let next = 0;
 	const worker = async () => {
 		for (;;) {
-			await beforeEach?.();
-			if (next >= count || stop()) return;
+			await options.beforeEach?.();
+			if (next >= count || options.stop?.()) return;
 			await work(next++);
 		}
 	};
