@@ -86,17 +86,6 @@ function errorWords(
 	}
 }
 
-/** An answer neither 2xx nor retried: a refused redirect or an error status, for every request. */
-export function describeFailedAnswer(
-	response: { status: number; body: string; headers: Record<string, string | undefined> },
-	operation: ErrorContext,
-	secrets: string[],
-): ApiErrorText {
-	return response.status >= 300 && response.status < 400
-		? describeRedirect(response.status, response.headers.location)
-		: describeApiError(response.status, response.body, operation, secrets);
-}
-
 /** A 409 for a key the execution this one retries sent with another body: the item was changed. */
 export function describeKeyHeldForOtherBody(
 	rawBody: string,

@@ -4,10 +4,11 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { isObject } from '../../shared/valueAt';
 import { rateHeadersOf, type RunPacer } from '../rateLimit';
 import {
-	describeFailedAnswer,
+	describeApiError,
 	describeFault,
 	describeKeyHeldForOtherBody,
 	describeLongRetryAfter,
+	describeRedirect,
 	describeUnexpectedBody,
 	isUnreachable,
 	readBody,
@@ -144,14 +145,13 @@ function failureText(
 			toolCall: settings.toolCall,
 		});
 	}
+	const context = { capability: run.capability, referent: request.referent };
 	const text =
 		response.status === 409 && request.keyHeldForOtherBody
 			? describeKeyHeldForOtherBody(response.body, settings.secrets, request.referent)
-			: describeFailedAnswer(
-					response,
-					{ capability: run.capability, referent: request.referent },
-					settings.secrets,
-				);
+			: response.status >= 300 && response.status < 400
+				? describeRedirect(response.status, response.headers.location)
+				: describeApiError(response.status, response.body, context, settings.secrets);
 	const tried = retries === 0 ? '' : ` Gave up after ${retried(retries)}.`;
 	const described = { ...text, description: `${text.description}${tried}` };
 	return explained(run, { kind: 'answer', response }, described);
