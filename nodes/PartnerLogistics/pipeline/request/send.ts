@@ -140,10 +140,9 @@ function failureText(
 	}
 	const { response } = exchange;
 	if (decision.reason === 'retry-after-too-long') {
-		const { patienceMs = MAX_RETRY_DELAY_MS } = settings.budget;
-		return describeLongRetryAfter(decision.waitMs ?? 0, patienceMs, {
-			toolCall: settings.toolCall,
-		});
+		const { budget, toolCall } = settings;
+		const { patienceMs = MAX_RETRY_DELAY_MS } = budget;
+		return describeLongRetryAfter(decision.waitMs ?? 0, patienceMs, { toolCall });
 	}
 	const context = { capability: run.capability, referent: request.referent };
 	const text =
