@@ -52,7 +52,9 @@ export function resolveSettings(
 	events: unknown,
 	options: Partial<Record<keyof TriggerOptions, unknown>>,
 ): SettingsResult {
-	const merged = { ...DEFAULT_OPTIONS, ...withoutUndefined(options), signatureScheme };
+	const defined = Object.entries(options).filter(([, value]) => value !== undefined);
+	const given: typeof options = Object.fromEntries(defined);
+	const merged = { ...DEFAULT_OPTIONS, ...given, signatureScheme };
 	for (const [name, allowed] of Object.entries(ALLOWED)) {
 		const value = merged[name as keyof typeof ALLOWED];
 		if (!(allowed as readonly unknown[]).includes(value)) {
@@ -86,17 +88,8 @@ export function resolveSettings(
 			rememberEventIdsHours: hours,
 			eventTypeHeader,
 			hmacPrefix: String(merged.hmacPrefix ?? ''),
-			eventTypes: parseEventTypes(events),
+			// `booking.created, payment.*` or one per line; blanks are ignored.
+			eventTypes: typeof events === 'string' ? events.split(/[\s,]+/).filter(Boolean) : [],
 		},
 	};
-}
-
-/** `booking.created, payment.*` or one per line; blanks are ignored. */
-export function parseEventTypes(events: unknown): string[] {
-	if (typeof events !== 'string') return [];
-	return events.split(/[\s,]+/).filter((type) => type !== '');
-}
-
-function withoutUndefined<T extends object>(value: T): Partial<T> {
-	return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
