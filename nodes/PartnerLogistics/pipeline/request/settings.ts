@@ -147,11 +147,9 @@ export function editorSettings(
 }
 
 function secretsOf(credentials: ICredentialDataDecryptedObject): string[] {
-	return [
-		credentials.apiKey,
-		credentials.webhookSigningSecret,
-		credentials.previousWebhookSigningSecret,
-	].filter((secret): secret is string => typeof secret === 'string' && secret !== '');
+	const { apiKey, webhookSigningSecret, previousWebhookSigningSecret } = credentials;
+	const secrets = [apiKey, webhookSigningSecret, previousWebhookSigningSecret];
+	return secrets.filter((secret): secret is string => typeof secret === 'string' && secret !== '');
 }
 
 /** n8n's Proxy option, `http://user:pass@host:port`, as the request helper takes it. */
