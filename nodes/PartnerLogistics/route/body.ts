@@ -81,13 +81,9 @@ export function routeFromItem(item: IDataObject): IDataObject {
 
 /** The named fields an item carries, numeric strings read as numbers, empty values left out. */
 export function pick(item: IDataObject, fields: string[]): IDataObject {
-	return compact(
-		Object.fromEntries(
-			fields
-				.filter((field) => field in item)
-				.map((field) => [field, isNumberField(field) ? toNumber(item[field]) : item[field]]),
-		),
-	);
+	const given = fields.filter((field) => field in item);
+	const value = (field: string) => (isNumberField(field) ? toNumber(item[field]) : item[field]);
+	return compact(Object.fromEntries(given.map((field) => [field, value(field)])));
 }
 
 /** Optional quote/booking fields from the Additional Fields collection; empty ones are left out. */
