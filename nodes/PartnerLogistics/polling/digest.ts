@@ -25,10 +25,7 @@ export function recordDigest(record: IDataObject): string {
 
 /** A short digest of each top-level field, to tell which fields a change touched. */
 export function fieldDigests(record: IDataObject): Record<string, string> {
-	return Object.fromEntries(
-		Object.keys(record).map((field) => [
-			field,
-			sha256(canonicalJson(record[field])).slice(0, FIELD_DIGEST_LENGTH),
-		]),
-	);
+	const digest = (field: string) =>
+		sha256(canonicalJson(record[field])).slice(0, FIELD_DIGEST_LENGTH);
+	return Object.fromEntries(Object.keys(record).map((field) => [field, digest(field)]));
 }

@@ -10,20 +10,15 @@ function identityOf(value: unknown): string | undefined {
 	return undefined;
 }
 
-/** A record without a usable identity: its position in the answer (from 1) and its field names. */
-export interface Unidentified {
-	position: number;
-	fields: string[];
-}
-
 /**
  * Each record with its identity, read from `field`. Of records sharing an identity, the first
- * counts. A record without one stops everything: a change could not be told from a new record.
+ * counts. A record without one stops everything (its position in the answer, from 1, and its field
+ * names are returned): a change could not be told from a new record.
  */
 export function identify(
 	records: IDataObject[],
 	field: string,
-): { observed: Observed[] } | { unidentified: Unidentified } {
+): { observed: Observed[] } | { unidentified: { position: number; fields: string[] } } {
 	const observed: Observed[] = [];
 	const ids = new Set<string>();
 	for (const [index, record] of records.entries()) {
