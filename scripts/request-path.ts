@@ -105,18 +105,9 @@ async function main() {
 	await instrument();
 	const { startSandbox } = await import('../test/sandbox');
 	const { runNode } = await import('../test/harness');
+	const { clickRoute } = await import('../test/node/helpers');
 	const sandbox = await startSandbox();
-	const parameters = {
-		resource: 'quote',
-		operation: 'create',
-		serviceType: 'CLICK',
-		pickupAddress: '12 Allen Avenue, Ikeja',
-		pickupLatitude: 6.6018,
-		pickupLongitude: 3.3515,
-		dropoffAddress: '5 Admiralty Way, Lekki',
-		dropoffLatitude: 6.4474,
-		dropoffLongitude: 3.4728,
-	};
+	const parameters = { resource: 'quote', operation: 'create', ...clickRoute };
 	const credentials = { baseUrl: sandbox.url, apiKey: sandbox.keys.full };
 	try {
 		const scenarios: Array<[string, FaultPlan]> = [

@@ -5,7 +5,7 @@ import { apiClient, type ApiClient } from '../sandbox/apiClient';
 import { HOME_DROPOFF, HOME_PICKUP } from '../sandbox/routeForms';
 import { startSandbox, type RequestLogEntry, type Sandbox } from '../sandbox';
 import { runNode, toolOf } from '../harness';
-import { clickRoute, credentialsFor, runAgainst } from './helpers';
+import { clickRoute, credentialsFor, routeFromRows, runAgainst } from './helpers';
 
 // Options › Dry Run: every item goes through what a real run does but the sending, and its output
 // is the request it would send. Run through n8n-core's engine against the sandbox, which would log
@@ -46,13 +46,7 @@ const previewOf = (json: IDataObject) => {
 const quoteFromRows: INodeParameters = {
 	resource: 'quote',
 	operation: 'create',
-	serviceType: '={{ $json.serviceType }}',
-	pickupAddress: '={{ $json.pickupAddress }}',
-	pickupLatitude: '={{ $json.pickupLatitude }}',
-	pickupLongitude: '={{ $json.pickupLongitude }}',
-	dropoffAddress: '={{ $json.dropoffAddress }}',
-	dropoffLatitude: '={{ $json.dropoffLatitude }}',
-	dropoffLongitude: '={{ $json.dropoffLongitude }}',
+	...routeFromRows,
 };
 const rows: IDataObject[] = [
 	clickRoute,

@@ -2,7 +2,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { Expression, WorkflowExpression } from 'n8n-workflow';
 
 import { startSandbox, type Sandbox } from '../sandbox';
-import { clickRoute, runAgainst } from './helpers';
+import { clickRoute, routeFromRows, runAgainst } from './helpers';
 
 // From the second item on, the expressions an item's parameters hold are evaluated in one call,
 // and those that only read a field of the item (`$json.pickupAddress`) are read straight off it
@@ -48,17 +48,6 @@ async function outcomes(parameters: INodeParameters, input: IDataObject[]) {
 	);
 }
 
-/** The route of the input rows, mapped by one expression per field. */
-const mapped = {
-	serviceType: '={{ $json.serviceType }}',
-	pickupAddress: '={{ $json.pickupAddress }}',
-	pickupLatitude: '={{ $json.pickupLatitude }}',
-	pickupLongitude: '={{ $json.pickupLongitude }}',
-	dropoffAddress: '={{ $json.dropoffAddress }}',
-	dropoffLatitude: '={{ $json.dropoffLatitude }}',
-	dropoffLongitude: '={{ $json.dropoffLongitude }}',
-};
-
 const rows = (count: number, extra: (index: number) => IDataObject = () => ({})) =>
 	Array.from({ length: count }, (_, index) => ({
 		...clickRoute,
@@ -86,7 +75,7 @@ describe.each(engines)('on the %s expression engine', (engine) => {
 		const input = rows(6);
 		const together = await expectSameAsAlone(
 			{
-				...mapped,
+				...routeFromRows,
 				additionalFields: { externalReference: '={{ $json.externalReference }}' },
 				options: { idempotencyKey: '={{ $json.externalReference }}' },
 			},
@@ -100,7 +89,7 @@ describe.each(engines)('on the %s expression engine', (engine) => {
 	test('expressions with comments, code and templates around them', async () => {
 		await expectSameAsAlone(
 			{
-				...mapped,
+				...routeFromRows,
 				pickupAddress: '={{ $json.pickupAddress // from the sheet\n}}',
 				pickupLatitude: '={{ Number($json.pickupLatitude.toFixed(3)) }}',
 				dropoffAddress: '=To: {{ $json.dropoffAddress }}',
@@ -115,7 +104,7 @@ describe.each(engines)('on the %s expression engine', (engine) => {
 	test('one item whose expression fails stops alone, with the message it has alone', async () => {
 		const together = await expectSameAsAlone(
 			{
-				...mapped,
+				...routeFromRows,
 				pickupAddress: "={{ $json.bad ? $('No Such Node').item.json.x : $json.pickupAddress }}",
 			},
 			rows(5, (index) => (index === 2 ? { bad: true } : {})),
@@ -132,7 +121,7 @@ describe.each(engines)('on the %s expression engine', (engine) => {
 	test('values that are not plain text or numbers get what n8n makes of them', async () => {
 		await expectSameAsAlone(
 			{
-				...mapped,
+				...routeFromRows,
 				pickupAddress:
 					'={{ $json.index === 1 ? $json.pickupAddress.toUpperCase : $json.pickupAddress }}',
 				dropoffAddress:
@@ -169,7 +158,7 @@ describe.each(engines)('on the %s expression engine', (engine) => {
 		try {
 			// `{{ $json.a; }}` works alone, but not as an element of the batch's array.
 			const parameters = {
-				...mapped,
+				...routeFromRows,
 				pickupAddress: '={{ $json.pickupAddress; }}',
 				pickupLatitude: '={{ Number($json.pickupLatitude) }}',
 			};
@@ -193,7 +182,7 @@ describe.each(engines)('on the %s expression engine', (engine) => {
 		try {
 			const items = 30;
 			const parameters = {
-				...mapped,
+				...routeFromRows,
 				pickupLatitude: '={{ $json.pickupLatitude + 0 }}',
 				additionalFields: { externalReference: '={{ String($json.externalReference) }}' },
 			};
@@ -206,7 +195,7 @@ describe.each(engines)('on the %s expression engine', (engine) => {
 			// two that compute, none for the six that read a field.
 			expect(expressions).toBe(8 + (items - 1));
 			evaluated.mockClear();
-			await outcomes(mapped, rows(items));
+			await outcomes(routeFromRows, rows(items));
 			const reads = evaluated.mock.calls.filter(
 				([value]) => typeof value === 'string' && value.startsWith('='),
 			).length;
@@ -219,7 +208,7 @@ describe.each(engines)('on the %s expression engine', (engine) => {
 	test('a field read off the item is what n8n reads: names with spaces, nested, missing, not plain', async () => {
 		await expectSameAsAlone(
 			{
-				...mapped,
+				...routeFromRows,
 				pickupAddress: "={{ $json['pickup address'] }}",
 				dropoffAddress: '={{ $json.to.street }}',
 				dropoffLatitude: '={{ $json["to"]["lat"] }}',

@@ -68,3 +68,14 @@ export const clickRoute = {
 	dropoffLatitude: 6.4474,
 	dropoffLongitude: 3.4728,
 };
+
+/** The route of each input row, mapped by one expression per field. */
+export const routeFromRows = {
+	serviceType: '={{ $json.serviceType }}',
+	pickupAddress: '={{ $json.pickupAddress }}',
+	pickupLatitude: '={{ $json.pickupLatitude }}',
+	pickupLongitude: '={{ $json.pickupLongitude }}',
+	dropoffAddress: '={{ $json.dropoffAddress }}',
+	dropoffLatitude: '={{ $json.dropoffLatitude }}',
+	dropoffLongitude: '={{ $json.dropoffLongitude }}',
+};

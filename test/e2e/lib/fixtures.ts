@@ -257,3 +257,13 @@ export const ANSWER_BOUNDS_WORKFLOW_IDS = {
 	listEveryCase: 'plWfListAllCases',
 	quoteRequestWatch: 'plWfWatchEveryMn',
 } as const;
+
+/** The six home-to-home fields of a CLICK route, as an agent or a sheet row fills them in. */
+export const CLICK_ROUTE = {
+	pickupAddress: '12 Allen Avenue, Ikeja, Lagos',
+	pickupLatitude: 6.6018,
+	pickupLongitude: 3.3515,
+	dropoffAddress: '5 Admiralty Way, Lekki, Lagos',
+	dropoffLatitude: 6.4474,
+	dropoffLongitude: 3.4728,
+};

@@ -104,6 +104,24 @@ export class N8nClient {
 		});
 	}
 
+	/**
+	 * The credential dialog's Test button: POST /rest/credentials/test with the stored credential,
+	 * as the editor sends it (secrets redacted; n8n fills them in from the database).
+	 */
+	async testStoredCredential(id: string): Promise<{ status: string; message: string }> {
+		const stored = await this.rest<{ name: string; type: string; data: Record<string, unknown> }>(
+			'GET',
+			`/credentials/${id}?includeData=true`,
+		);
+		const { name, type, data } = stored.data;
+		const result = await this.rest<{ status: string; message: string }>(
+			'POST',
+			'/credentials/test',
+			{ credentials: { id, name, type, data } },
+		);
+		return result.data;
+	}
+
 	/** A GET the editor makes with its session, outside /rest (e.g. /types/nodes.json). */
 	async editorGet<T>(path: string): Promise<JsonResponse<T>> {
 		return requestJson<T>(`${this.baseUrl}${path}`, { headers: { cookie: this.cookie } });

@@ -86,22 +86,6 @@ async function searchHubs() {
 	);
 }
 
-/** The credential dialog's Test button with the stored credential, as credential-test.e2e.ts. */
-async function testStoredCredential(id: string) {
-	const stored = await suite.client.rest<{
-		name: string;
-		type: string;
-		data: Record<string, unknown>;
-	}>('GET', `/credentials/${id}?includeData=true`);
-	const { name, type, data } = stored.data;
-	const result = await suite.client.rest<{ status: string; message: string }>(
-		'POST',
-		'/credentials/test',
-		{ credentials: { id, name, type, data } },
-	);
-	return result.data;
-}
-
 /** Runs `call`, returning what it returned and how long it took in ms. */
 async function timed<T>(call: () => Promise<T>): Promise<{ result: T; ms: number }> {
 	const started = Date.now();
@@ -175,7 +159,9 @@ describe("an answer whose body trickles forever ends at n8n's Timeout", () => {
 	it('the credential test ends within 15 s, saying the answer stopped coming', async () => {
 		await suite.admin.setFaults(trickle('GET', HUBS));
 		const since = await lastSeq(suite.admin);
-		const { result, ms } = await timed(() => testStoredCredential(CREDENTIAL_IDS.full));
+		const { result, ms } = await timed(() =>
+			suite.client.testStoredCredential(CREDENTIAL_IDS.full),
+		);
 		const gets = await requestsSince(since, HUBS);
 		log(`trickle, credential test: answered after ${ms} ms (${EDITOR_TIMEOUT_MS} ms Timeout)`);
 

@@ -1,36 +1,19 @@
 import { CREDENTIAL_IDS } from '../lib/fixtures';
 import { loadSuite } from '../lib/suiteContext';
 
-// The credential dialog's "Test" button: POST /rest/credentials/test with the stored credential,
-// as the editor sends it (secrets redacted; n8n fills them in from the database).
+// The credential dialog's "Test" button (N8nClient.testStoredCredential), as the editor sends it.
 const suite = loadSuite();
-
-async function testStoredCredential(id: string) {
-	const stored = await suite.client.rest<{
-		id: string;
-		name: string;
-		type: string;
-		data: Record<string, unknown>;
-	}>('GET', `/credentials/${id}?includeData=true`);
-	const { name, type, data } = stored.data;
-	const result = await suite.client.rest<{ status: string; message: string }>(
-		'POST',
-		'/credentials/test',
-		{ credentials: { id, name, type, data } },
-	);
-	return result.data;
-}
 
 describe('credential test through n8n', () => {
 	it('passes with a working key', async () => {
-		expect(await testStoredCredential(CREDENTIAL_IDS.full)).toEqual({
+		expect(await suite.client.testStoredCredential(CREDENTIAL_IDS.full)).toEqual({
 			status: 'OK',
 			message: 'Connection successful!',
 		});
 	});
 
 	it('fails with a refused key, showing our message', async () => {
-		const result = await testStoredCredential(CREDENTIAL_IDS.badKey);
+		const result = await suite.client.testStoredCredential(CREDENTIAL_IDS.badKey);
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/^The API key was refused \(401\)\. Copy the key again/);
 	});
@@ -58,7 +41,7 @@ describe('credential test through n8n, against answers that are not the list of 
 		await suite.admin.setFaults({
 			failNext: [{ kind: 'redirect', status: 302, method: 'GET', path: '/partner-api/hubs' }],
 		});
-		const result = await testStoredCredential(CREDENTIAL_IDS.full);
+		const result = await suite.client.testStoredCredential(CREDENTIAL_IDS.full);
 		expect(result.status).toBe('Error');
 		expect(result.message).toContain(
 			`redirect (302) to ${suite.sandbox.redirectTargetOrigin}/api/v1/partner-api/hubs, which was not followed`,
@@ -69,7 +52,7 @@ describe('credential test through n8n, against answers that are not the list of 
 
 	it('does not call a sign-in page a success', async () => {
 		await suite.admin.setFaults({ failNext: [{ kind: 'html200', path: '/partner-api/hubs' }] });
-		const result = await testStoredCredential(CREDENTIAL_IDS.full);
+		const result = await suite.client.testStoredCredential(CREDENTIAL_IDS.full);
 		expect(result).toEqual({
 			status: 'Error',
 			message: expect.stringContaining('an HTML page titled "Partner Logistics | Sign in"'),

@@ -1,18 +1,10 @@
 import { randomUUID } from 'node:crypto';
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-
-import {
-	derivedKey,
-	lastSeq,
-	type LoggedRequest,
-	postsTo,
-	sandboxRequests,
-} from '../lib/assertions';
+import { derivedKey, type LoggedRequest, postsTo } from '../lib/assertions';
 import { postBatch, type Preview } from '../lib/dryRun';
-import { mcpPreviewUrl } from '../lib/fixtures';
-import { expectOk, waitFor } from '../lib/http';
+import { CLICK_ROUTE as route, mcpPreviewUrl } from '../lib/fixtures';
+import { expectOk } from '../lib/http';
+import { connectMcp, type McpSession, type ToolResult } from '../lib/mcp';
 import { loadSuite } from '../lib/suiteContext';
 
 // Options › Dry Run on tools called by an AI agent: the preview tools sample
@@ -25,32 +17,14 @@ const suite = loadSuite();
 const url = mcpPreviewUrl(suite.n8nBaseUrl);
 const TOOLS = { quote: 'Preview_a_quote', book: 'Preview_a_booking' };
 
-/** What the agent fills in: the six home-to-home fields of a CLICK route. */
-const route = {
-	pickupAddress: '12 Allen Avenue, Ikeja, Lagos',
-	pickupLatitude: 6.6018,
-	pickupLongitude: 3.3515,
-	dropoffAddress: '5 Admiralty Way, Lekki, Lagos',
-	dropoffLatitude: 6.4474,
-	dropoffLongitude: 3.4728,
-};
-
-interface ToolResult {
-	isError?: boolean;
-	content: Array<{ type: string; text?: string }>;
-}
-
-let client: Client;
-let transport: StreamableHTTPClientTransport;
+let mcp: McpSession;
 
 /** Calls a tool: its answer's one text part, and the partner requests made meanwhile. */
 async function call(
 	name: string,
 	args: Record<string, unknown>,
 ): Promise<{ result: ToolResult; text: string; requests: LoggedRequest[] }> {
-	const since = await lastSeq(suite.admin);
-	const result = (await client.callTool({ name, arguments: args })) as ToolResult;
-	const requests = await sandboxRequests(suite.admin, since);
+	const { result, requests } = await mcp.call(name, args);
 	expect(result.content.map((part) => part.type)).toEqual(['text']);
 	return { result, text: result.content[0].text ?? '', requests };
 }
@@ -65,28 +39,13 @@ function onlyPreview(text: string): Preview {
 
 describe('Dry Run on MCP tools (the preview tools sample, MCP Server Trigger)', () => {
 	beforeAll(async () => {
-		// Published webhooks register just after readiness: retry until the server answers.
-		await waitFor(
-			`the MCP server at ${url}`,
-			async () => {
-				const candidate = new Client({ name: 'partner-logistics-e2e', version: '1.0.0' });
-				const candidateTransport = new StreamableHTTPClientTransport(new URL(url));
-				await candidate.connect(candidateTransport);
-				client = candidate;
-				transport = candidateTransport;
-				return true;
-			},
-			{ timeoutMs: 30_000, intervalMs: 500 },
-		);
+		mcp = await connectMcp(url, suite.admin);
 	});
 
-	afterAll(async () => {
-		await transport?.terminateSession().catch(() => undefined);
-		await client?.close();
-	});
+	afterAll(async () => await mcp?.close());
 
 	it('serves the two preview tools', async () => {
-		const { tools } = await client.listTools();
+		const { tools } = await mcp.client.listTools();
 		expect(tools.map((tool) => tool.name).sort()).toEqual(Object.values(TOOLS).sort());
 		const book = tools.find((tool) => tool.name === TOOLS.book)!;
 		expect(Object.keys(book.inputSchema.properties ?? {}).sort()).toEqual(

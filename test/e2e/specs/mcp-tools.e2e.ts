@@ -1,9 +1,7 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-
 import { derivedKey, lastSeq, type LoggedRequest, sandboxRequests } from '../lib/assertions';
-import { mcpServerUrl, WORKFLOW_IDS } from '../lib/fixtures';
+import { CLICK_ROUTE as route, mcpServerUrl, WORKFLOW_IDS } from '../lib/fixtures';
 import { sleep, waitFor } from '../lib/http';
+import { connectMcp, type McpSession, type ToolResult } from '../lib/mcp';
 import { nodeOutput } from '../lib/n8nApi';
 import { loadSuite } from '../lib/suiteContext';
 
@@ -20,15 +18,6 @@ const TOOLS = {
 	book: 'Book_a_quoted_delivery',
 };
 
-/** What the agent fills in: the six home-to-home fields of a CLICK route. */
-const route = {
-	pickupAddress: '12 Allen Avenue, Ikeja, Lagos',
-	pickupLatitude: 6.6018,
-	pickupLongitude: 3.3515,
-	dropoffAddress: '5 Admiralty Way, Lekki, Lagos',
-	dropoffLatitude: 6.4474,
-	dropoffLongitude: 3.4728,
-};
 const routeTypes = {
 	pickupAddress: 'string',
 	pickupLatitude: 'number',
@@ -38,11 +27,6 @@ const routeTypes = {
 	dropoffLongitude: 'number',
 };
 
-interface ToolResult {
-	isError?: boolean;
-	content: Array<{ type: string; text?: string }>;
-}
-
 /** The text of a tool result (n8n answers with one text part). */
 function textOf(result: ToolResult): string {
 	expect(result.content).toHaveLength(1);
@@ -50,8 +34,7 @@ function textOf(result: ToolResult): string {
 	return result.content[0].text ?? '';
 }
 
-let client: Client;
-let transport: StreamableHTTPClientTransport;
+let mcp: McpSession;
 /** The sandbox's last request before this spec, and every tool call made since. */
 let firstSeq = 0;
 const calls: Array<{ name: string; isError: boolean; requests: number }> = [];
@@ -61,9 +44,7 @@ async function call(
 	name: string,
 	args: Record<string, unknown>,
 ): Promise<{ result: ToolResult; requests: LoggedRequest[] }> {
-	const since = await lastSeq(suite.admin);
-	const result = (await client.callTool({ name, arguments: args })) as ToolResult;
-	const requests = await sandboxRequests(suite.admin, since);
+	const { result, requests } = await mcp.call(name, args);
 	calls.push({ name, isError: result.isError === true, requests: requests.length });
 	return { result, requests };
 }
@@ -71,40 +52,25 @@ async function call(
 describe('Partner Logistics as MCP tools (MCP Server Trigger, Streamable HTTP)', () => {
 	beforeAll(async () => {
 		firstSeq = await lastSeq(suite.admin);
-		// Published webhooks register just after readiness: retry until the server answers.
-		await waitFor(
-			`the MCP server at ${url}`,
-			async () => {
-				const candidate = new Client({ name: 'partner-logistics-e2e', version: '1.0.0' });
-				const candidateTransport = new StreamableHTTPClientTransport(new URL(url));
-				await candidate.connect(candidateTransport);
-				client = candidate;
-				transport = candidateTransport;
-				return true;
-			},
-			{ timeoutMs: 30_000, intervalMs: 500 },
-		);
+		mcp = await connectMcp(url, suite.admin);
 	});
 
-	afterAll(async () => {
-		await transport?.terminateSession().catch(() => undefined);
-		await client?.close();
-	});
+	afterAll(async () => await mcp?.close());
 
 	it('serves the three tools with their manual descriptions and the server instructions', async () => {
-		const { tools } = await client.listTools();
+		const { tools } = await mcp.client.listTools();
 		expect(tools.map((tool) => tool.name).sort()).toEqual(Object.values(TOOLS).sort());
 		const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
 		expect(byName[TOOLS.hubs].description).toMatch(/^Lists the active Partner Logistics hubs/);
 		expect(byName[TOOLS.quote].description).toMatch(/^Prices a CLICK home-to-home/);
 		expect(byName[TOOLS.book].description).toContain('Needs the quoteId');
-		expect(client.getInstructions()).toContain('Quote_a_delivery');
+		expect(mcp.client.getInstructions()).toContain('Quote_a_delivery');
 		// List hubs takes no input.
 		expect(Object.keys(byName[TOOLS.hubs].inputSchema.properties ?? {})).toEqual([]);
 	});
 
 	it("gives the quote tool's input schema exactly the six route fields, typed, with bounds", async () => {
-		const { tools } = await client.listTools();
+		const { tools } = await mcp.client.listTools();
 		const schema = tools.find((tool) => tool.name === TOOLS.quote)!.inputSchema;
 		const properties = schema.properties as Record<string, { type: string; description: string }>;
 		expect(Object.keys(properties).sort()).toEqual(Object.keys(routeTypes).sort());

@@ -7,7 +7,7 @@ import {
 	postsTo,
 	sandboxRequests,
 } from '../lib/assertions';
-import { WORKFLOW_IDS } from '../lib/fixtures';
+import { CLICK_ROUTE, WORKFLOW_IDS } from '../lib/fixtures';
 import { expectOk } from '../lib/http';
 import { type Execution, nodeOutput } from '../lib/n8nApi';
 import { loadSuite } from '../lib/suiteContext';
@@ -36,15 +36,7 @@ async function post(path: string, body: unknown): Promise<Record<string, unknown
 	return answer.body;
 }
 
-const route = {
-	serviceType: 'CLICK',
-	pickupAddress: '12 Allen Avenue, Ikeja, Lagos',
-	pickupLatitude: 6.6018,
-	pickupLongitude: 3.3515,
-	dropoffAddress: '5 Admiralty Way, Lekki, Lagos',
-	dropoffLatitude: 6.4474,
-	dropoffLongitude: 3.4728,
-};
+const route = { serviceType: 'CLICK', ...CLICK_ROUTE };
 
 /** Books `count` deliveries and lists their ids in the workflow's Bookings to pay. */
 async function bookingsToPay(count: number): Promise<string[]> {

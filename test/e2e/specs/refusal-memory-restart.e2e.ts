@@ -3,7 +3,13 @@ import { join } from 'node:path';
 
 import { E2E_OWNER } from '../setup/state';
 import { lastSeq, type LoggedRequest, postsTo, sandboxRequests } from '../lib/assertions';
-import { CREDENTIAL_IDS, credentialName, credentialsFor, newSigningSecret } from '../lib/fixtures';
+import {
+	CLICK_ROUTE,
+	CREDENTIAL_IDS,
+	credentialName,
+	credentialsFor,
+	newSigningSecret,
+} from '../lib/fixtures';
 import { expectOk, requestJson, waitFor } from '../lib/http';
 import type { Execution } from '../lib/n8nApi';
 import { type N8nServer, startN8n } from '../lib/n8nProcess';
@@ -97,16 +103,8 @@ async function booking(): Promise<string> {
 				body,
 			})
 		).body;
-	const route = {
-		pickupAddress: '12 Allen Avenue, Ikeja, Lagos',
-		pickupLatitude: 6.6018,
-		pickupLongitude: 3.3515,
-		dropoffAddress: '5 Admiralty Way, Lekki, Lagos',
-		dropoffLatitude: 6.4474,
-		dropoffLongitude: 3.4728,
-	};
-	const { quoteId } = await post('/partner-api/booking-quotes', route);
-	return (await post('/partner-api/bookings', { ...route, quoteId })).bookingId as string;
+	const { quoteId } = await post('/partner-api/booking-quotes', CLICK_ROUTE);
+	return (await post('/partner-api/bookings', { ...CLICK_ROUTE, quoteId })).bookingId as string;
 }
 
 /** The production webhook once it answers (it registers just after readiness). */
