@@ -101,13 +101,18 @@ export class KeyLimit {
 			if (this.state.name === 'unknown') this.log.took(start.seq, start.at);
 		}
 		this.noteHeaders(now, start, headers);
+		const { acceptedAt, log } = this;
 		const heard: Heard = {
 			now,
 			at: start.at,
 			probe: start.probe,
 			told: headers.limit,
-			accepted: this.acceptedAt.filter((at) => at > now - WINDOW_MS).length,
-			tookInOneWindow: () => this.log.tookInOneWindow(),
+			// Counted only when a rule reads it (after a 429): per answer, a batch's cost would grow
+			// with the square of what the API takes in a window.
+			get accepted() {
+				return acceptedAt.filter((at) => at > now - WINDOW_MS).length;
+			},
+			tookInOneWindow: () => log.tookInOneWindow(),
 		};
 		if (answer.kind === 'accepted') {
 			this.state = afterAccepted(this.state, heard, headers.remaining === 0);
