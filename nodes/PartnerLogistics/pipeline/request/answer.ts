@@ -44,47 +44,44 @@ export function attemptSignal(timeoutMs: number, cancel: AbortSignal | undefined
 /**
  * An answer's body as text: at most MAX_ANSWER_BYTES once decompressed (axios inflates gzip,
  * deflate and br on its way, and n8n passes no size limit through), and no later than `signal`.
- * Settled by the signal itself, not by the stream's end: in n8n 2.x the stream wraps axios' own,
- * and destroying it waits for a byte that a server gone quiet never sends; axios frees the socket
- * once `signal` reaches it. Read by events, the lightest way a stream gives its chunks.
+ * Raced, not only awaited: in n8n 2.x the stream wraps axios' own, and destroying it waits for a
+ * byte that a server gone quiet never sends; axios frees the socket once `signal` reaches it.
  */
 export async function readBody(body: unknown, signal: AbortSignal): Promise<string> {
 	if (typeof body === 'string') return body;
 	if (!isStream(body)) return body === undefined || body === null ? '' : JSON.stringify(body);
+	const chunks: Buffer[] = [];
+	let size = 0;
 	let stop = () => {};
-	try {
-		return await new Promise<string>((resolve, reject) => {
-			const chunks: Buffer[] = [];
-			let size = 0;
-			const fail = (error: unknown) => {
+	const stopped = new Promise<never>((_, reject) => {
+		stop = () => {
+			body.destroy();
+			reject(signal.reason as Error);
+		};
+	});
+	signal.addEventListener('abort', stop, { once: true });
+	if (signal.aborted) stop();
+	const reading = (async () => {
+		for await (const chunk of body) {
+			size += (chunk as Buffer).length;
+			if (size > MAX_ANSWER_BYTES) {
 				body.destroy();
-				reject(error);
-			};
-			stop = () => fail(signal.reason);
-			signal.addEventListener('abort', stop, { once: true });
-			if (signal.aborted) return stop();
-			body.on('data', (chunk: Buffer) => {
-				size += chunk.length;
-				if (size > MAX_ANSWER_BYTES) fail(new AnswerTooLarge(size));
-				else chunks.push(chunk);
-			});
-			body.once('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
-			// Kept on: when the deadline or the bound came first, the destroyed stream's own errors
-			// are of no interest (the promise is settled), but must still be heard.
-			body.on('error', reject);
-		});
+				throw new AnswerTooLarge(size);
+			}
+			chunks.push(chunk as Buffer);
+		}
+	})();
+	// When the deadline wins, the destroyed stream's own error is of no interest.
+	reading.catch(() => undefined);
+	stopped.catch(() => undefined);
+	try {
+		await Promise.race([reading, stopped]);
 	} finally {
 		signal.removeEventListener('abort', stop);
 	}
+	return Buffer.concat(chunks, size).toString('utf8');
 }
 
-interface BodyStream {
-	on(event: 'data', listener: (chunk: Buffer) => void): unknown;
-	on(event: 'error', listener: (error: unknown) => void): unknown;
-	once(event: 'end', listener: () => void): unknown;
-	destroy(): void;
-}
-
-function isStream(body: unknown): body is BodyStream {
-	return isObject(body) && typeof body.on === 'function' && typeof body.destroy === 'function';
+function isStream(body: unknown): body is AsyncIterable<unknown> & { destroy(): void } {
+	return isObject(body) && Symbol.asyncIterator in body && typeof body.destroy === 'function';
 }
