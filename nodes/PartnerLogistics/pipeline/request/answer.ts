@@ -14,74 +14,134 @@ export class AnswerTooLarge extends Error {
 	}
 }
 
-/** One attempt's signal, whether the execution was cancelled, and the unlinking when it ends. */
+/** One attempt's signal, and whether the execution was cancelled. */
 export interface Attempt {
 	signal: AbortSignal;
 	cancelled(): boolean;
+	/** The attempt ended: its deadline no longer concerns it. */
 	release(): void;
 }
 
+/** How much past its Timeout an attempt may end: attempts starting this close share one timer. */
+export const SHARED_DEADLINE_MS = 50;
+
 /**
- * One attempt's signal: it aborts at n8n's Timeout, so covering the whole answer (status, headers,
- * body), or when the execution is cancelled. Linked by hand and unlinked when the attempt ends:
- * AbortSignal.any would keep every attempt's signal alive on the execution's while it runs.
+ * The deadlines of one session's attempts: each aborts at n8n's Timeout (up to SHARED_DEADLINE_MS
+ * later), so covering the whole answer (status, headers, body), or when the execution is cancelled.
+ * Attempts that start within SHARED_DEADLINE_MS share one AbortSignal.timeout: Node cannot clear
+ * one, and one per request kept a timer for every answered request until its Timeout, a cost the
+ * quotes bench measured on the hot path. Each attempt keeps its own signal, unlinked when it ends.
  */
-export function attemptSignal(timeoutMs: number, cancel: AbortSignal | undefined): Attempt {
-	const controller = new AbortController();
-	const sources = [AbortSignal.timeout(timeoutMs), ...(cancel ? [cancel] : [])];
-	const abort = (event: Event) => controller.abort((event.target as AbortSignal).reason);
-	for (const source of sources) {
-		if (source.aborted) controller.abort(source.reason);
-		else source.addEventListener('abort', abort, { once: true });
+export class Deadlines {
+	private batch?: { closesAt: number; join(): Attempt };
+
+	constructor(
+		private readonly timeoutMs: number,
+		private readonly cancel?: AbortSignal,
+	) {}
+
+	next(): Attempt {
+		const now = Date.now();
+		if (!this.batch || now >= this.batch.closesAt) {
+			this.batch = {
+				closesAt: now + SHARED_DEADLINE_MS,
+				join: attemptsUntil(AbortSignal.timeout(this.timeoutMs + SHARED_DEADLINE_MS), this.cancel),
+			};
+		}
+		return this.batch.join();
 	}
-	return {
-		signal: controller.signal,
-		cancelled: () => cancel?.aborted === true,
-		release: () => sources.forEach((source) => source.removeEventListener('abort', abort)),
+}
+
+/** Attempts that end when `deadline` or `cancel` aborts, whichever is first: one listener each. */
+function attemptsUntil(deadline: AbortSignal, cancel: AbortSignal | undefined): () => Attempt {
+	const running = new Set<AbortController>();
+	const end = (reason: unknown) => {
+		for (const controller of running) controller.abort(reason);
+		running.clear();
+	};
+	const cancelled = () => end(cancel?.reason);
+	cancel?.addEventListener('abort', cancelled, { once: true });
+	deadline.addEventListener(
+		'abort',
+		() => {
+			cancel?.removeEventListener('abort', cancelled);
+			end(deadline.reason);
+		},
+		{ once: true },
+	);
+	return () => {
+		const controller = new AbortController();
+		const ended = cancel?.aborted ? cancel : deadline.aborted ? deadline : undefined;
+		if (ended) controller.abort(ended.reason);
+		else running.add(controller);
+		return {
+			signal: controller.signal,
+			cancelled: () => cancel?.aborted === true,
+			release: () => running.delete(controller),
+		};
 	};
 }
 
 /**
  * An answer's body as text: at most MAX_ANSWER_BYTES once decompressed (axios inflates gzip,
  * deflate and br on its way, and n8n passes no size limit through), and no later than `signal`.
- * Raced, not only awaited: in n8n 2.x the stream wraps axios' own, and destroying it waits for a
+ * One promise per body, read as the stream has bytes (`read()` on 'readable', so a fast inflater
+ * waits for us): an async iteration costs a promise per chunk on every answer. Ends at `signal`
+ * without waiting for the stream: in n8n 2.x it wraps axios' own, and destroying it waits for a
  * byte that a server gone quiet never sends; axios frees the socket once `signal` reaches it.
  */
 export async function readBody(body: unknown, signal: AbortSignal): Promise<string> {
 	if (typeof body === 'string') return body;
 	if (!isStream(body)) return body === undefined || body === null ? '' : JSON.stringify(body);
-	const chunks: Buffer[] = [];
-	let size = 0;
-	let stop = () => {};
-	const stopped = new Promise<never>((_, reject) => {
-		stop = () => {
-			body.destroy();
-			reject(signal.reason as Error);
+	const stream = body;
+	return await new Promise<string>((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		let done = false;
+		// Kept on after the end: a stream destroyed later may still emit an error, and an error
+		// with no listener would take n8n down.
+		const finish = (error?: unknown) => {
+			if (done) return;
+			done = true;
+			signal.removeEventListener('abort', aborted);
+			stream.off('readable', read).off('end', ended).off('close', closed);
+			if (error === undefined) return resolve(Buffer.concat(chunks, size).toString('utf8'));
+			stream.destroy();
+			reject(error);
 		};
-	});
-	signal.addEventListener('abort', stop, { once: true });
-	if (signal.aborted) stop();
-	const reading = (async () => {
-		for await (const chunk of body) {
-			size += (chunk as Buffer).length;
-			if (size > MAX_ANSWER_BYTES) {
-				body.destroy();
-				throw new AnswerTooLarge(size);
+		const aborted = () => finish(signal.reason);
+		const ended = () => finish();
+		const closed = () => finish(Object.assign(new Error('Premature close'), { code: PREMATURE }));
+		function read() {
+			for (let chunk = stream.read(); chunk !== null; chunk = stream.read()) {
+				const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+				size += bytes.length;
+				if (size > MAX_ANSWER_BYTES) return finish(new AnswerTooLarge(size));
+				chunks.push(bytes);
 			}
-			chunks.push(chunk as Buffer);
 		}
-	})();
-	// When the deadline wins, the destroyed stream's own error is of no interest.
-	reading.catch(() => undefined);
-	stopped.catch(() => undefined);
-	try {
-		await Promise.race([reading, stopped]);
-	} finally {
-		signal.removeEventListener('abort', stop);
-	}
-	return Buffer.concat(chunks, size).toString('utf8');
+		stream.on('readable', read).on('end', ended).on('error', finish).on('close', closed);
+		if (signal.aborted) aborted();
+		else signal.addEventListener('abort', aborted, { once: true });
+	});
 }
 
-function isStream(body: unknown): body is AsyncIterable<unknown> & { destroy(): void } {
-	return isObject(body) && Symbol.asyncIterator in body && typeof body.destroy === 'function';
+/** Node's code for a stream closed before its end, as an async iteration would have thrown it. */
+const PREMATURE = 'ERR_STREAM_PREMATURE_CLOSE';
+
+/** The part of a Node Readable that readBody uses. */
+interface BodyStream {
+	read(): Buffer | string | null;
+	on(event: string, listener: (...args: never[]) => void): BodyStream;
+	off(event: string, listener: (...args: never[]) => void): BodyStream;
+	destroy(): void;
+}
+
+function isStream(body: unknown): body is BodyStream {
+	return (
+		isObject(body) &&
+		typeof body.read === 'function' &&
+		typeof body.on === 'function' &&
+		typeof body.destroy === 'function'
+	);
 }

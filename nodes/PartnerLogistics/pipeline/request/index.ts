@@ -9,6 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import { runPacer } from '../rateLimit';
+import { Deadlines } from './answer';
 import { editorSettings, readPollSettings, readRunSettings, type RunSettings } from './settings';
 import { answered, redact } from './errors';
 import { apiError, expectJson, sendRequest, sleeper, type ItemRequest, type Sending } from './send';
@@ -95,7 +96,9 @@ function session(
 		if (sending) return sending;
 		const { baseUrl, credentials } = settings.transport;
 		const pacer = runPacer(baseUrl, String(credentials.apiKey ?? ''), settings.pacer, signal);
-		return (sending = { node, settings, send, pacer, signal, wait: sleeper(signal), ...options });
+		const deadlines = new Deadlines(settings.transport.timeoutMs, signal);
+		const wait = sleeper(signal);
+		return (sending = { node, settings, send, pacer, signal, deadlines, wait, ...options });
 	};
 	const worded = (wording: Wording): ApiSession => {
 		const run = (): Sending => ({ ...joined(), ...wording });

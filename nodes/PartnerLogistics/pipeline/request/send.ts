@@ -16,6 +16,7 @@ import {
 	retried,
 	type ApiErrorText,
 } from './errors';
+import type { Deadlines } from './answer';
 import type { RunSettings } from './settings';
 import { MAX_RETRY_DELAY_MS, Retries, type Attempt, type RetryDecision } from './retry';
 import {
@@ -48,6 +49,8 @@ export interface Sending {
 	send: Sender;
 	pacer: RunPacer;
 	signal: AbortSignal | undefined;
+	/** Each attempt's end: n8n's Timeout, or the execution cancelled. */
+	deadlines: Deadlines;
 	/** Sleeps, waking early when the execution is cancelled. */
 	wait: (ms: number) => Promise<void>;
 	/** The capability a 403 means the key lacks (the operation's). */
@@ -74,7 +77,7 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 			throw cancelled(run);
 		}
 		if (!start) throw apiError(run, undefined, tooLongToWait(run, pacer.blockedUntil));
-		const exchange = await sendApiRequest(run.send, settings.transport, request, signal);
+		const exchange = await sendApiRequest(run.send, settings.transport, request, run.deadlines);
 		const response = 'response' in exchange ? exchange.response : undefined;
 		const decision =
 			response && response.status < 300 ? undefined : retries.next(attempt(exchange));

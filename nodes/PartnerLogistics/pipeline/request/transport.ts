@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 
 import { PartnerLogisticsApi } from '../../../../credentials/PartnerLogisticsApi.credentials';
-import { AnswerTooLarge, attemptSignal, readBody } from './answer';
+import { AnswerTooLarge, Deadlines, readBody } from './answer';
 
 export const CREDENTIAL_TYPE = 'partnerLogisticsApi';
 const credential = new PartnerLogisticsApi();
@@ -110,15 +110,16 @@ export function credentialTestSender(
 /**
  * Sends one request. Redirects are not followed (the key must not travel), statuses do not throw
  * (the caller explains them), and the body is read here as text, so a 2xx that is not JSON can be
- * told apart: all within n8n's Timeout and MAX_ANSWER_BYTES. A run's `cancel` stops it at once.
+ * told apart: all within n8n's Timeout and MAX_ANSWER_BYTES, by the session's `deadlines` (which a
+ * cancelled execution ends at once).
  */
 export async function sendApiRequest(
 	send: Sender,
 	transport: Transport,
 	request: ApiRequest,
-	cancel?: AbortSignal,
+	deadlines = new Deadlines(transport.timeoutMs),
 ): Promise<Exchange> {
-	const attempt = attemptSignal(transport.timeoutMs, cancel);
+	const attempt = deadlines.next();
 	let response: SentResponse | undefined;
 	try {
 		response = await send({ ...requestOptions(transport, request), abortSignal: attempt.signal });
