@@ -1,4 +1,4 @@
-// npm run bench [-- quotes payments sharedKey queue trigger signature]: runs the benches one after another
+// npm run bench [-- quotes payments sharedKey queue answerRead trigger signature]: runs the benches one after another
 // (never together: they would time each other) and prints each one's markdown section. Exits
 // non-zero when a bench's checks fail, e.g. a side did not make its 1,000 quotes or a booking was
 // paid twice. quotes, payments and sharedKey share one real n8n (bench/stack.ts), stopped at the end.
@@ -26,6 +26,7 @@ const BENCHES: Array<[name: string, load: () => Promise<BenchModule>]> = [
 	['payments', async () => await import('./payments')],
 	['sharedKey', async () => await import('./sharedKey')],
 	['queue', async () => await import('./queue')],
+	['answerRead', async () => await import('./answerRead')],
 	...OPTIONAL.map((name): [string, () => Promise<BenchModule>] => [name, byPath(name)]),
 ];
 
