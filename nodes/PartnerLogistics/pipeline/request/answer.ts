@@ -29,8 +29,9 @@ export const SHARED_DEADLINE_MS = 50;
  * The deadlines of one session's attempts: each aborts at n8n's Timeout (up to SHARED_DEADLINE_MS
  * later), so covering the whole answer (status, headers, body), or when the execution is cancelled.
  * Attempts that start within SHARED_DEADLINE_MS share one AbortSignal.timeout: Node cannot clear
- * one, and one per request kept a timer for every answered request until its Timeout, a cost the
- * quotes bench measured on the hot path. Each attempt keeps its own signal, unlinked when it ends.
+ * one, so one per request would keep a timer pending for every answered request until its Timeout
+ * (30,000 at 1,000 requests/s), some 50 µs a request outside n8n's own transport (answerRead bench).
+ * Each attempt keeps its own signal, unlinked when it ends.
  */
 export class Deadlines {
 	private batch?: { closesAt: number; join(): Attempt };
