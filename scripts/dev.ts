@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 
 import {
+	ANSWER_BOUNDS_WORKFLOW_IDS,
 	credentialName,
 	credentialsFor,
 	dryRunWebhookUrl,
@@ -241,6 +242,12 @@ async function main() {
 			WORKFLOW_IDS.haulWatch,
 			'HAUL: quotation accepted, trip and truck followed (publish it, then execute it)',
 		],
+		[ANSWER_BOUNDS_WORKFLOW_IDS.quoteTimeout2s, 'a quote with a 2 s Timeout and one retry'],
+		[
+			ANSWER_BOUNDS_WORKFLOW_IDS.listLimits,
+			'a Limit from a sheet: bad rows set aside, nothing sent for them',
+		],
+		[ANSWER_BOUNDS_WORKFLOW_IDS.listEveryCase, 'list every support case (Return All)'],
 	];
 	// Everything a person types or pastes while trying the package, in the order they need it.
 	console.log(`
