@@ -67,6 +67,14 @@ export async function run(): Promise<string> {
 	} finally {
 		await new Promise((resolve) => server.close(resolve));
 	}
+	const title = '### Reading an answer through n8n’s transport, 1,000 quotes';
+	const missing = SIDES.map(([name]) => name).filter(
+		(name) => result.cpuMs[name]?.length !== ROUNDS,
+	);
+	if (missing.length) {
+		const problem = `sides without ${ROUNDS} rounds: ${missing.join(', ')}`;
+		throw new BenchFailure(`${title}\n\n${problem}\n`, [problem]);
+	}
 	const base = median(result.cpuMs.text);
 	const rows = SIDES.map(([name, label]) => {
 		const cpu = median(result.cpuMs[name]);
@@ -74,8 +82,8 @@ export async function run(): Promise<string> {
 		const extra = name === 'text' ? '–' : `${cpu >= base ? '+' : ''}${Math.round(cpu - base)} µs`;
 		return `| ${label} | ${Math.round(cpu)} ms | ${(cpu / base).toFixed(2)}× | ${extra} |`;
 	});
-	const section = [
-		'### Reading an answer through n8n’s transport, 1,000 quotes',
+	return [
+		title,
 		'',
 		`n8n's own request function (@n8n/backend-network's \`httpRequest\`, behind \`this.helpers.httpRequest\`) on n8n's Node (${result.node}), from a child process whose CPU is measured; the server answering a 400-byte quote runs in the bench process. Each round POSTs 1,000 quotes, 20 at a time, once per side, the order rotating; ${WARMUP} warm-up rounds, then ${ROUNDS}. CPU is the child's user + system time, the median over rounds.`,
 		'',
@@ -84,11 +92,6 @@ export async function run(): Promise<string> {
 		...rows,
 		'',
 	].join('\n');
-	const missing = SIDES.filter(([name]) => result.cpuMs[name]?.length !== ROUNDS);
-	if (missing.length) {
-		throw new BenchFailure(section, [`sides without ${ROUNDS} rounds: ${missing.join(', ')}`]);
-	}
-	return section;
 }
 
 runWhenMain(module, run);
