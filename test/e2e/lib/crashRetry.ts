@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 
+import type { WorkflowFixture } from './fixtures';
 import { nodeOutput, type Execution } from './n8nApi';
 import { workflowsDir } from './paths';
 import type { OrgState } from './sandbox';
@@ -148,4 +150,25 @@ export function rowsDone(kind: RecordKind, execution: Execution, state: OrgState
 	const ids = nodeOutput(execution, kind.node).map((item) => item[kind.idField]);
 	const rows = ids.filter((id) => rowOf.has(id)).map((id) => kind.madeFor(rowOf.get(id)!));
 	return { items: ids.length, rows: new Set(rows).size };
+}
+
+/**
+ * A crash workflow started by a production webhook instead of its Manual Trigger (queue mode runs
+ * production executions on a worker): a Webhook node at `path`, answering as soon as it is called.
+ */
+export function startedByWebhook(workflow: WorkflowFixture, path: string): WorkflowFixture {
+	const copy = structuredClone(workflow);
+	const trigger = copy.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
+	if (!trigger) throw new Error(`Workflow ${workflow.id} has no Manual Trigger`);
+	const name = 'Batch requested';
+	copy.connections[name] = copy.connections[trigger.name];
+	delete copy.connections[trigger.name];
+	Object.assign(trigger, {
+		name,
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		webhookId: randomUUID(),
+		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+	});
+	return copy;
 }

@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 import {
 	CREDENTIAL_IDS,
@@ -10,6 +12,7 @@ import { N8nClient } from '../../e2e/lib/n8nApi';
 import type { N8nInstance } from '../../e2e/lib/n8nEnv';
 import { PACKAGE_NAME } from '../../e2e/lib/communityPackage';
 import { repoRoot } from '../../e2e/lib/paths';
+import { PG_BIN } from '../../e2e/lib/services';
 import { SandboxAdmin } from '../../e2e/lib/sandbox';
 import type { SuiteContext } from '../../e2e/lib/suiteContext';
 
@@ -125,3 +128,14 @@ export function loadQueueSuite(): QueueContext & { client: N8nClient; admin: San
 /** A trigger's production URL on one webhook process. */
 export const eventUrl = (processBaseUrl: string, setup: EventSetup) =>
 	`${processBaseUrl}/webhook/${EVENT_SETUPS[setup].webhookId}/partner-logistics`;
+
+/**
+ * An empty database in the suite's Postgres, for a spec that runs n8n processes of its own (one
+ * that restarts the main or kills a worker must not take the suite's down with it).
+ */
+export async function createDatabase(postgres: QueueContext['postgres'], name: string) {
+	await promisify(execFile)(join(PG_BIN, 'psql'), [
+		...['-h', '127.0.0.1', '-p', String(postgres.port), '-U', postgres.user],
+		...['-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-c', `CREATE DATABASE ${name}`],
+	]);
+}
