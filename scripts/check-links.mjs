@@ -1,4 +1,4 @@
-// node scripts/check-links.mjs (part of `npm run lint`): pointers that cannot go stale.
+// node scripts/check-links.mjs [folder] (part of `npm run lint`): pointers that cannot go stale.
 // - Every relative link and #anchor in README.md, CONTRIBUTING.md, CHANGELOG.md and docs/**/*.md
 //   resolves: the file exists, the anchor is a heading of it (GitHub's slugs).
 // - The same links resolve inside the packed tarball (`npm pack --dry-run --json`), for the files
@@ -13,7 +13,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+// A folder given as argument is checked instead of this repository (test/package/links.test.ts).
+const root = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..'));
 const read = (path) => readFileSync(join(root, path), 'utf8');
 const pkg = JSON.parse(read('package.json'));
 const dependencies = Object.keys({
@@ -141,8 +142,8 @@ for (const doc of docs.filter((path) => existsSync(join(root, path)))) {
 	}
 }
 
-// 1b. Paths the docs name in code spans (`nodes/…/x.ts`, `bench/x.ts`, `docs/x.md`): read from the
-// doc's folder, the repository and the node's folder, as the docs write them.
+// 1b. Paths the docs name in code spans (`nodes/…/x.ts`, `bench/x.ts`, `docs/x.md`): read from
+// the doc's folder, the repository and the node's folder, as the docs write them.
 for (const doc of docs.filter((path) => existsSync(join(root, path)))) {
 	let fenced = false;
 	read(doc)
@@ -230,6 +231,5 @@ if (problems.length > 0) {
 	for (const line of problems) console.error(`  ${line}`);
 	process.exit(1);
 }
-console.log(
-	`check-links: every link of ${docs.length} docs, the codex URLs and the product comments' paths resolve (tarball: ${packed.size} files)`,
-);
+const checked = `${docs.length} docs, the codex URLs and the product comments`;
+console.log(`check-links: every pointer of ${checked} resolves (tarball: ${packed.size} files)`);
