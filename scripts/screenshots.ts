@@ -246,7 +246,7 @@ async function triggerProductionUrl(page: Page) {
 		.dblclick();
 	const ndv = page.locator('[data-test-id="ndv"]');
 	// n8n folds the webhook URLs away and shows the Test URL first.
-	await ndv.getByText('Webhook URLs').click();
+	await ndv.getByText('Webhook URLs', { exact: true }).click();
 	await ndv.getByText('Production URL', { exact: true }).click();
 	await ndv.getByText(TRIGGERS.standardWebhooks.webhookId).first().waitFor();
 	await settle(page);
