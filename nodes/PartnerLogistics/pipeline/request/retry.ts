@@ -107,7 +107,10 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** One request's retries; the Pacer paces the batch as a whole, learning from the same 429s. */
+/**
+ * One request's retries; the API key's pacer (pipeline/rateLimit/) paces the batch as a whole,
+ * learning from the same 429s.
+ */
 export class Retries {
 	private readonly state: RetryState = { busyRetries: 0, faultRetries: 0 };
 
