@@ -10,8 +10,8 @@ const { RUNTIME_MODULES, PACKAGE_DIST, TARGET, ROUNDS, WARMUP } = process.env;
 const { httpRequest } = require(
 	join(RUNTIME_MODULES, '@n8n/backend-network/dist/http/axios/request.js'),
 );
-const { Deadlines, readBody } = require(
-	join(PACKAGE_DIST, 'nodes/PartnerLogistics/pipeline/request/answer.js'),
+const { Deadlines, readBoundedBody } = require(
+	join(PACKAGE_DIST, 'nodes/PartnerLogistics/pipeline/request/answerBounds.js'),
 );
 
 const REQUESTS = 1000;
@@ -49,19 +49,19 @@ const SIDES = {
 		(await httpRequest(options('text', AbortSignal.timeout(TIMEOUT_MS)))).body,
 	// Today's deadline alone: attempts starting within 50 ms share one timeout signal.
 	textShared: async (deadlines) => {
-		const attempt = deadlines.next();
+		const attempt = deadlines.start();
 		try {
 			return (await httpRequest(options('text', attempt.signal))).body;
 		} finally {
 			attempt.release();
 		}
 	},
-	// What the node does today: the shared deadline, the body streamed and bounded (readBody).
+	// What the node does today: the shared deadline, the body streamed and bounded (readBoundedBody).
 	streamShared: async (deadlines) => {
-		const attempt = deadlines.next();
+		const attempt = deadlines.start();
 		try {
 			const response = await httpRequest(options('stream', attempt.signal));
-			return await readBody(response.body, attempt.signal);
+			return await readBoundedBody(response.body, attempt.signal);
 		} finally {
 			attempt.release();
 		}

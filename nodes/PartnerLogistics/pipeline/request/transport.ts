@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 
 import { PartnerLogisticsApi } from '../../../../credentials/PartnerLogisticsApi.credentials';
-import { AnswerTooLarge, Deadlines, readBody } from './answer';
+import { AnswerTooLarge, Deadlines, readBoundedBody } from './answerBounds';
 
 export const CREDENTIAL_TYPE = 'partnerLogisticsApi';
 const credential = new PartnerLogisticsApi();
@@ -119,11 +119,11 @@ export async function sendApiRequest(
 	request: ApiRequest,
 	deadlines = new Deadlines(transport.timeoutMs),
 ): Promise<Exchange> {
-	const attempt = deadlines.next();
+	const attempt = deadlines.start();
 	let response: SentResponse | undefined;
 	try {
 		response = await send({ ...requestOptions(transport, request), abortSignal: attempt.signal });
-		const body = await readBody(response.body, attempt.signal);
+		const body = await readBoundedBody(response.body, attempt.signal);
 		const headers = lowerCaseHeaders(response.headers);
 		return { response: { status: response.statusCode, headers, body } };
 	} catch (error) {
@@ -165,19 +165,8 @@ function requestOptions(transport: Transport, request: ApiRequest): IHttpRequest
 	};
 }
 
-/** A request as it would leave n8n, its headers signed by the credential, for a dry run. */
-export interface RequestPreview {
-	method: string;
-	url: string;
-	headers: IDataObject;
-	body?: IDataObject;
-}
-
 /** What `sendApiRequest` would send, nothing sent: the URL as n8n encodes it, the key signed in. */
-export async function previewRequest(
-	transport: Transport,
-	request: ApiRequest,
-): Promise<RequestPreview> {
+export async function previewRequest(transport: Transport, request: ApiRequest) {
 	const options = requestOptions(transport, request);
 	const { headers = {} } = await credential.authenticate(transport.credentials, options);
 	const query = Object.entries(request.qs ?? {})

@@ -14,8 +14,8 @@ export class AnswerTooLarge extends Error {
 	}
 }
 
-/** One attempt's signal, and whether the execution was cancelled. */
-export interface Attempt {
+/** One attempt's deadline: its signal, and whether the execution was cancelled. */
+export interface Deadline {
 	signal: AbortSignal;
 	cancelled(): boolean;
 	/** The attempt ended: its deadline no longer concerns it. */
@@ -34,14 +34,14 @@ export const SHARED_DEADLINE_MS = 50;
  * Each attempt keeps its own signal, unlinked when it ends.
  */
 export class Deadlines {
-	private batch?: { closesAt: number; join(): Attempt };
+	private batch?: { closesAt: number; join(): Deadline };
 
 	constructor(
 		private readonly timeoutMs: number,
 		private readonly cancel?: AbortSignal,
 	) {}
 
-	next(): Attempt {
+	start(): Deadline {
 		const now = Date.now();
 		if (!this.batch || now >= this.batch.closesAt) {
 			this.batch = {
@@ -54,7 +54,7 @@ export class Deadlines {
 }
 
 /** Attempts that end when `deadline` or `cancel` aborts, whichever is first: one listener each. */
-function attemptsUntil(deadline: AbortSignal, cancel: AbortSignal | undefined): () => Attempt {
+function attemptsUntil(deadline: AbortSignal, cancel: AbortSignal | undefined): () => Deadline {
 	const running = new Set<AbortController>();
 	const end = (reason: unknown) => {
 		for (const controller of running) controller.abort(reason);
@@ -91,7 +91,7 @@ function attemptsUntil(deadline: AbortSignal, cancel: AbortSignal | undefined): 
  * without waiting for the stream: in n8n 2.x it wraps axios' own, and destroying it waits for a
  * byte that a server gone quiet never sends; axios frees the socket once `signal` reaches it.
  */
-export async function readBody(body: unknown, signal: AbortSignal): Promise<string> {
+export async function readBoundedBody(body: unknown, signal: AbortSignal): Promise<string> {
 	if (typeof body === 'string') return body;
 	if (!isStream(body)) return body === undefined || body === null ? '' : JSON.stringify(body);
 	const stream = body;
@@ -130,7 +130,7 @@ export async function readBody(body: unknown, signal: AbortSignal): Promise<stri
 /** Node's code for a stream closed before its end, as an async iteration would have thrown it. */
 const PREMATURE = 'ERR_STREAM_PREMATURE_CLOSE';
 
-/** The part of a Node Readable that readBody uses. */
+/** The part of a Node Readable that readBoundedBody uses. */
 interface BodyStream {
 	read(): Buffer | string | null;
 	on(event: string, listener: (...args: never[]) => void): BodyStream;
