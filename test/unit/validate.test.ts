@@ -1,12 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { paymentCheck } from '../../nodes/PartnerLogistics/payment/initiation';
-import type { BodyInput } from '../../nodes/PartnerLogistics/pipeline/operation/body';
-import {
-	describeProblem,
-	HIDDEN,
-	labelsOf,
-} from '../../nodes/PartnerLogistics/pipeline/operation/problem';
+import type { BodyInput } from '../../nodes/PartnerLogistics/pipeline/operation';
+import { describeProblem, labelsOf } from '../../nodes/PartnerLogistics/pipeline/operation/labels';
+import { HIDDEN } from '../../nodes/PartnerLogistics/pipeline/problem';
 import { bookingCreate } from '../../nodes/PartnerLogistics/resources/booking/create';
 import { goBulkCheck as validateQuoteRequest } from '../../nodes/PartnerLogistics/route/goBulk';
 import { routeMismatch, validateRoute } from '../../nodes/PartnerLogistics/route/rules';

@@ -1,10 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { required, type BodyInput, type Problem } from '../pipeline/operation';
+import type { BodyInput } from '../pipeline/operation';
+import { required, type Problem } from '../pipeline/problem';
 import { isObject } from '../shared/valueAt';
 import { buildRoute, buildRouteOptions, routeFromItem } from './body';
 import { routeMismatch, validateRoute } from './rules';
-import { FROM_QUOTE, INPUT_FIELDS } from './source';
+import { FROM_QUOTE, INPUT_FIELDS } from './routeSource';
 
 /** The field of a quote's output that carries what the quote was priced for. */
 export const QUOTED_ROUTE = 'quotedRoute';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { firstProblem, isGiven, required, type Problem } from '../pipeline/operation';
+import { firstProblem, isGiven, required, type Problem } from '../pipeline/problem';
 import { ROUTE_FIELDS } from './body';
 import { checkNumber } from './numbers';
 
