@@ -62,7 +62,7 @@ export class PartnerLogisticsApi implements ICredentialType {
 
 	/**
 	 * A function, not n8n's `{{$credentials.apiKey}}` template: n8n evaluates a template on every
-	 * request, about a millisecond per item in a 1,000-item batch (README: Benchmarks).
+	 * request, about a millisecond per item in a 1,000-item batch.
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
