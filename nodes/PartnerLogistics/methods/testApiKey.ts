@@ -20,7 +20,7 @@ export async function testApiKey(
 		return {
 			status: 'Error',
 			message:
-				'The Base URL must be the API address, starting with https:// (or http://) and ending in /api/v1, e.g. https://logistics.example.com/api/v1',
+				'The Base URL must be the API address ending in /api/v1, e.g. https://logistics.example.com/api/v1',
 		};
 	}
 	try {

@@ -127,7 +127,8 @@ function forbiddenField(value: unknown, path: string): Problem | undefined {
 			return {
 				field: at,
 				value: HIDDEN,
-				rule: 'must not be sent: clients never send card details, amounts, provider references, payment proofs or payment statuses',
+				rule: 'must not be sent',
+				hint: 'Clients never send card details, amounts, provider references, payment proofs or payment statuses.',
 			};
 		}
 		const problem = forbiddenField(inner, at);

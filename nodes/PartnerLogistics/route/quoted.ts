@@ -57,7 +57,8 @@ export function bookingCheck(body: IDataObject, input: BodyInput): Problem | und
 				field: QUOTED_ROUTE,
 				label: 'Quoted Route',
 				value: item[QUOTED_ROUTE],
-				rule: 'is missing from the input item. Put this node right after Quote › Create (or keep that output through the nodes between), or set Route to "Define Below"',
+				rule: 'is missing from the input item',
+				hint: 'Put this node right after Quote › Create (or keep that output through the nodes between), or set Route to "Define Below".',
 			};
 		}
 		if (item.quoteId !== undefined && !sameQuote) {

@@ -42,6 +42,7 @@ function conflict(extra: IDataObject, named: IDataObject): Problem | undefined {
 	return {
 		field: `extraBody.${key}`,
 		value: extra[key],
-		rule: `conflicts with the value the node sends for ${key} (${JSON.stringify(named[key])}); remove it from Extra Body Fields`,
+		rule: `conflicts with the value the node sends for ${key} (${JSON.stringify(named[key])})`,
+		hint: 'Remove it from Extra Body Fields.',
 	};
 }

@@ -39,9 +39,10 @@ export function itemError(
 	}
 	const reference = spec.reference?.(input);
 	const message = describeProblem(error.problem, labelsFor(spec), itemIndex, reference);
+	const { hint } = error.problem;
 	return new NodeOperationError(node, message, {
 		itemIndex,
-		description: 'Nothing was sent to the API for this item. Correct the value and run again.',
+		description: `${hint ? `${hint} ` : ''}Nothing was sent to the API for this item. Correct the value and run again.`,
 	});
 }
 

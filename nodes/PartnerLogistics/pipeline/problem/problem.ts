@@ -7,6 +7,8 @@ export interface Problem {
 	rule: string;
 	/** How to name the field when the operation's form has no field of that name. */
 	label?: string;
+	/** What to do, or why, when the rule alone does not say: it goes in the error's description. */
+	hint?: string;
 }
 
 /** A value a message must not repeat (card data, text that failed to parse as JSON). */
