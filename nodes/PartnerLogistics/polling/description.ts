@@ -44,11 +44,7 @@ const [pipelineOptions, requestOptionsDescription] = optionsDescription([]);
 
 /** The pipeline's options but Idempotency Key and Dry Run (a poll only reads), and its own. */
 const options: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
+	...pipelineOptions,
 	options: [
 		...(pipelineOptions.options as INodeProperties[]).filter(
 			(option) => !['idempotencyKey', 'dryRun'].includes(option.name),
