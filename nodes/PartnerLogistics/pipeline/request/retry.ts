@@ -10,10 +10,7 @@ export const TIMEOUT_FAULTS = [
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
 	'E_ANSWER_STALLED',
 ];
-/**
- * Faults worth another try, safe with the same Idempotency-Key: the connection broke or timed out.
- * Not a refused connection or an unknown host (setup), nor an answer too large (as large again).
- */
+/** Faults worth another try with the same Idempotency-Key: not setup faults, not a huge answer. */
 export const TRANSIENT_FAULTS = ['ECONNRESET', 'EPIPE', 'EAI_AGAIN', ...TIMEOUT_FAULTS];
 
 /** The longest Retry-After waited out; a longer one is told to the user. */

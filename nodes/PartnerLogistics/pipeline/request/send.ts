@@ -58,10 +58,7 @@ export interface Sending {
 	explain?: (failure: Failure) => string | undefined;
 }
 
-/**
- * Sends one request until it has an answer to act on, paced and retried as decideRetry says, always
- * with the same Idempotency-Key. Returns a 2xx; anything else becomes the item's NodeApiError.
- */
+/** Sends one request, paced and retried as decideRetry says: a 2xx, or the item's NodeApiError. */
 export async function sendRequest(run: Sending, request: ItemRequest): Promise<ApiResponse> {
 	const { settings, pacer, signal, wait } = run;
 	const retries = new Retries(settings.budget);
@@ -98,11 +95,7 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 	}
 }
 
-/**
- * Whether another request of the session would fail the same way: a refused key (401), a missing
- * capability (403), an API out of reach, or no API error at all. A timeout, an answer too large or
- * another status belongs to its own request.
- */
+/** Whether every request of the session fails so: 401, 403, unreachable, or not an API error. */
 export function failsEveryRequest(error: unknown): boolean {
 	if (!(error instanceof NodeApiError)) return true;
 	const fault = error.context.fault;

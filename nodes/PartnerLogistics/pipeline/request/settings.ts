@@ -33,10 +33,7 @@ export interface RunSettings {
 	toolCall?: boolean;
 }
 
-/**
- * What holds for every item of a run, read once: the Options (item 0's, as n8n's own batching),
- * Request Options and the credential. A value out of range stops the run, naming its rule.
- */
+/** A run's settings, read once: item 0's Options (as n8n batches), Request Options, credential. */
 export async function readRunSettings(context: IExecuteFunctions): Promise<RunSettings> {
 	const settings = await runSettingsFrom(context, (name, fallback) =>
 		context.getNodeParameter(name, 0, fallback),
@@ -64,11 +61,7 @@ function isToolCall(context: IExecuteFunctions): boolean {
 	);
 }
 
-/**
- * The same settings for a polling trigger, which has parameters but no items. A read that ran out
- * of time is not tried again: the next poll reads it, so one ID whose answer hangs never holds the
- * others, nor the next Poll Time, for more than one Timeout.
- */
+/** A poll's settings. A timed-out read is not retried: the next poll is its retry. */
 export async function readPollSettings(context: IPollFunctions): Promise<RunSettings> {
 	const settings = await runSettingsFrom(context, (name, fallback) =>
 		context.getNodeParameter(name, fallback),

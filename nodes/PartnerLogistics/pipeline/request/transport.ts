@@ -39,10 +39,7 @@ export interface Transport {
 	skipSslCertificateValidation: boolean;
 }
 
-/**
- * An answer, or a connection that broke, timed out or was never made (`fault`: its code, or ours:
- * E_ANSWER_STALLED, begun but not ended in time; E_ANSWER_TOO_LARGE, with the `bytes` that came).
- */
+/** An answer, or a fault: its code, or ours (E_ANSWER_STALLED, E_ANSWER_TOO_LARGE with `bytes`). */
 export type Exchange = { response: ApiResponse } | { fault: string; bytes?: number };
 
 /** A credential's transport: a run passes its Request Options; the hub picker, the defaults. */
@@ -108,10 +105,8 @@ export function credentialTestSender(
 }
 
 /**
- * Sends one request. Redirects are not followed (the key must not travel), statuses do not throw
- * (the caller explains them), and the body is read here as text, so a 2xx that is not JSON can be
- * told apart: all within n8n's Timeout and MAX_ANSWER_BYTES, by the session's `deadlines` (which a
- * cancelled execution ends at once).
+ * Sends one request: no redirect followed (the key must not travel), no status thrown, the body
+ * read as text within n8n's Timeout and MAX_ANSWER_BYTES (the session's `deadlines`).
  */
 export async function sendApiRequest(
 	send: Sender,
