@@ -199,9 +199,10 @@ describe('validatePayment', () => {
 		expect(validatePayment({ paymentMethod: 'SAVED_CARD' }, ['SAVED_CARD'])?.field).toBe(
 			'paymentMethodId',
 		);
-		expect(validatePayment({ paymentMethod: 'CREDIT' }, ['SAVED_CARD'])?.rule).toMatch(
-			/CREDIT is not accepted/,
-		);
+		expect(validatePayment({ paymentMethod: 'CREDIT' }, ['SAVED_CARD'])).toMatchObject({
+			rule: 'must be SAVED_CARD',
+			hint: expect.stringMatching(/CREDIT is not accepted/),
+		});
 		expect(validatePayment({ paymentMethod: 'CREDIT' }, ['SAVED_CARD', 'CREDIT'])).toBeUndefined();
 	});
 

@@ -83,10 +83,11 @@ export function paymentCheck(kind: PaymentKind): NonNullable<OperationSpec['chec
 			return {
 				field: 'paymentMethod',
 				value: method,
-				rule:
+				rule: `must be ${methods.length === 1 ? methods[0] : `one of ${methods.join(', ')}`}`,
+				hint:
 					methods.length === 1
-						? `must be ${methods[0]}: this payment takes a saved card only (CREDIT is not accepted for direct bookings)`
-						: `must be one of ${methods.join(', ')}`,
+						? 'This payment takes a saved card only: CREDIT is not accepted for direct bookings.'
+						: undefined,
 			};
 		}
 		const cardId = body.paymentMethodId;
