@@ -75,14 +75,13 @@ for (const folder of folders) {
 	console.log(`  ${show(folder)}: ${sum(own)} in ${own.length} files${nested}`);
 }
 
+/** A product file's syntax tree, with parents set. */
+const parse = (file) =>
+	ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+
 /** The names a door (index.ts) exports: declarations, re-exports and types alike. */
 function exportedNames(file) {
-	const source = ts.createSourceFile(
-		file,
-		readFileSync(file, 'utf8'),
-		ts.ScriptTarget.Latest,
-		true,
-	);
+	const source = parse(file);
 	const names = [];
 	for (const statement of source.statements) {
 		if (ts.isExportDeclaration(statement) && statement.exportClause) {
@@ -116,17 +115,12 @@ const mutable = [];
 const declaredFields = [];
 const assigned = new Set();
 for (const file of product.filter((path) => path.startsWith(rateLimit + sep))) {
-	const source = ts.createSourceFile(
-		file,
-		readFileSync(file, 'utf8'),
-		ts.ScriptTarget.Latest,
-		true,
-	);
+	const source = parse(file);
 	const where = (node) =>
 		`${show(file)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
 	const readonly = (node) =>
 		node.modifiers?.some((m) => m.kind === ts.SyntaxKind.ReadonlyKeyword) ?? false;
-	const visit = (node) => {
+	const walk = (node) => {
 		if (ts.isVariableStatement(node) && node.parent === source) {
 			if (node.declarationList.flags & ts.NodeFlags.Let) {
 				for (const d of node.declarationList.declarations) {
@@ -174,9 +168,9 @@ for (const file of product.filter((path) => path.startsWith(rateLimit + sep))) {
 			const target = ts.isBinaryExpression(node) ? node.left : node.operand;
 			assigned.add(target.name.text);
 		}
-		ts.forEachChild(node, visit);
+		ts.forEachChild(node, walk);
 	};
-	visit(source);
+	walk(source);
 }
 mutable.push(...declaredFields.filter(({ name }) => assigned.has(name)).map(({ label }) => label));
 console.log(`mutable fields in rateLimit/: ${mutable.length}`);
