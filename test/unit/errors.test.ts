@@ -4,10 +4,12 @@ import {
 	describeLongRetryAfter,
 	describeRedirect,
 	describeUnexpectedBody,
-	evidence,
-	MAX_DESCRIPTION_CHARS,
 	MAX_MESSAGE_CHARS,
 } from '../../nodes/PartnerLogistics/pipeline/request/errors';
+import {
+	evidence,
+	MAX_DESCRIPTION_CHARS,
+} from '../../nodes/PartnerLogistics/pipeline/request/evidence';
 
 const plain = {};
 

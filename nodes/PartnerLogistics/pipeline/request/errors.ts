@@ -1,5 +1,6 @@
 import { isObject } from '../../shared/valueAt';
 import { MAX_ANSWER_BYTES } from './answerBounds';
+import { answerEvidence, evidence, parseJson, redact, safeLocation } from './evidence';
 import { TIMEOUT_FAULTS } from './retry';
 import type { ApiResponse } from './transport';
 
@@ -9,8 +10,6 @@ export interface ApiErrorText {
 	description: string;
 }
 
-/** Error descriptions stay readable in the editor and in logs: the API's body is cut here. */
-export const MAX_DESCRIPTION_CHARS = 2000;
 /** A message is one line: what happened and what to do. The API's words are cut to fit it. */
 export const MAX_MESSAGE_CHARS = 120;
 
@@ -237,16 +236,6 @@ export function describeLongRetryAfter(
 	};
 }
 
-/** The body as JSON, or undefined when it is not JSON. */
-export function parseJson(rawBody: string): unknown {
-	if (rawBody.trim() === '') return undefined;
-	try {
-		return JSON.parse(rawBody) as unknown;
-	} catch {
-		return undefined;
-	}
-}
-
 function readErrorFields(body: unknown): { apiMessage?: string; field?: string } {
 	if (!isObject(body)) return {};
 	const nested = isObject(body.error) ? body.error : {};
@@ -256,39 +245,4 @@ function readErrorFields(body: unknown): { apiMessage?: string; field?: string }
 		apiMessage: text(body.message) ?? text(nested.message) ?? text(body.error) ?? text(body.detail),
 		field: text(body.field) ?? text(nested.field),
 	};
-}
-
-/** A description's last words: what the API answered, as evidence. */
-export const answerEvidence = (status: number, rawBody: string, secrets: string[]) =>
-	`The API answered ${status} with: ${evidence(rawBody, secrets)}`;
-
-/** The body as evidence: HTML reduced to its title, everything capped and secrets redacted. */
-export function evidence(rawBody: string, secrets: string[] = []): string {
-	if (rawBody.trim() === '') return '(no body)';
-	let text = rawBody;
-	if (/^\s*</.test(rawBody)) {
-		const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(rawBody)?.[1]?.trim();
-		text = `an HTML page${title ? ` titled "${title.replace(/\s+/g, ' ').slice(0, 200)}"` : ''}`;
-	}
-	text = redact(text, secrets);
-	return text.length > MAX_DESCRIPTION_CHARS
-		? `${text.slice(0, MAX_DESCRIPTION_CHARS)}… (${text.length - MAX_DESCRIPTION_CHARS} more characters cut)`
-		: text;
-}
-
-/** Replaces every occurrence of a secret (API key, signing secret) with a marker. */
-export function redact(text: string, secrets: string[]): string {
-	return secrets
-		.filter((secret) => secret.length >= 4)
-		.reduce((result, secret) => result.split(secret).join('[redacted]'), text);
-}
-
-/** A Location without credentials or query (they may carry tokens), for the message. */
-function safeLocation(location: string): string {
-	try {
-		const url = new URL(location);
-		return `${url.protocol}//${url.host}${url.pathname}`;
-	} catch {
-		return location.split('?')[0].slice(0, 200);
-	}
 }

@@ -11,7 +11,8 @@ import type {
 import { runPacer } from '../rateLimit';
 import { Deadlines } from './answerBounds';
 import { editorSettings, readPollSettings, readRunSettings, type RunSettings } from './settings';
-import { answerEvidence, redact, type Failure } from './errors';
+import type { Failure } from './errors';
+import { answerEvidence, redact } from './evidence';
 import { apiError, expectJson, sendRequest, sleeper, type ItemRequest, type Sending } from './send';
 import {
 	authenticatedSender,

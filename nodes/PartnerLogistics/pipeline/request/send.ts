@@ -11,12 +11,11 @@ import {
 	describeRedirect,
 	describeUnexpectedBody,
 	isUnreachable,
-	parseJson,
-	redact,
 	retried,
 	type ApiErrorText,
 	type Failure,
 } from './errors';
+import { parseJson, redact } from './evidence';
 import type { Deadlines } from './answerBounds';
 import type { RunSettings } from './settings';
 import { MAX_RETRY_DELAY_MS, Retries, type Outcome, type RetryDecision } from './retry';
