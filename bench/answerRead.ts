@@ -37,7 +37,8 @@ const SIDES: Array<[name: string, label: string]> = [
 ];
 
 export async function run(): Promise<string> {
-	if (!existsSync(join(PACKAGE_DIST, 'nodes/PartnerLogistics/pipeline/request/answerBounds.js'))) {
+	const requestRoom = join(PACKAGE_DIST, 'nodes/PartnerLogistics/pipeline/request');
+	if (!['answerBounds.js', 'answer.js'].some((file) => existsSync(join(requestRoom, file)))) {
 		throw new Error('answerRead reads the built package: run `npm run build` first');
 	}
 	const server = createServer((request, response) => {
