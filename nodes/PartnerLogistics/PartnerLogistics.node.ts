@@ -14,12 +14,7 @@ import {
 } from './descriptions/resource';
 import { searchHubs } from './methods/searchHubs';
 import { testApiKey } from './methods/testApiKey';
-import {
-	optionsDescription,
-	requestOptionsDescription,
-	runOperation,
-	selectedOperation,
-} from './pipeline';
+import { optionsDescription, runOperation, selectedOperation } from './pipeline';
 import { RESOURCES } from './resources';
 
 export class PartnerLogistics implements INodeType {
@@ -46,7 +41,6 @@ export class PartnerLogistics implements INodeType {
 			resourcePicker(RESOURCES, 'quote'),
 			...RESOURCES.flatMap(resourceProperties),
 			...optionsDescription(readOnlyOperationValues(RESOURCES)),
-			requestOptionsDescription,
 		],
 	};
 
