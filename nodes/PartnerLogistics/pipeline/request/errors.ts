@@ -116,7 +116,7 @@ export function describeKeyHeldForOtherBody(
 	// A referent's key is the same in every execution: only an explicit key sends the new values.
 	const anew =
 		referent === undefined
-			? 'run the workflow again instead of retrying it (a new execution uses new keys) or set Options › Idempotency Key'
+			? 'set Options › Idempotency Key (the default key is made of the input rows, and a new run of them sends it again until one finishes)'
 			: `set Options › Idempotency Key (the default key is derived from ${referent || 'what the action acts on'}, the same in every execution)`;
 	return {
 		message:
