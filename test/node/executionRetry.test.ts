@@ -187,11 +187,11 @@ test('a retry whose items changed since: each 409 says the key holds the first r
 	expect(conflicts).toHaveLength(4);
 	for (const { json, error } of conflicts) {
 		expect(json.error).toMatch(
-			/^Conflict \(409\): the execution this one retries already sent this item under the same Idempotency-Key with other values\. .*retry with the original workflow/,
+			/^Conflict \(409\): the retried execution sent this item with other values\. Retry with the original workflow\.$/,
 		);
 		// A booking's key is its quote's in every execution: running again would not help.
 		expect((error as NodeApiError).description).toMatch(
-			/To send the new values as a new request, set Options › Idempotency Key \(the default key is derived from Quote ID qt_\d+, the same in every execution\)\. The API answered 409/,
+			/^It sent it under the same Idempotency-Key; .*To send the new values as a new request, set Options › Idempotency Key \(the default key is derived from Quote ID qt_\d+, the same in every execution\)\. The API answered 409/,
 		);
 	}
 	// The refused order, never done, is booked with the new values under a fresh key.

@@ -4,7 +4,6 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { eachConcurrently } from '../shared/concurrency';
 import { runKeys, type RunKeys } from './idempotency';
 import {
-	isGiven,
 	isReadOnly,
 	itemError,
 	referentOf,
@@ -12,6 +11,7 @@ import {
 	type BodyInput,
 	type OperationSpec,
 } from './operation';
+import { isGiven } from './problem';
 import { parameterReaders, type ParameterReaders } from './parameters';
 import {
 	readListPage,

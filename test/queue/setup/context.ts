@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 import {
-	CREDENTIAL_IDS,
 	type CredentialFixture,
+	sandboxCredential,
+	templateWorkflow,
 	type WorkflowFixture,
 } from '../../e2e/lib/fixtures';
 import { N8nClient } from '../../e2e/lib/n8nApi';
@@ -46,7 +47,6 @@ export const EVENT_SETUPS = {
 export type EventSetup = keyof typeof EVENT_SETUPS;
 
 export const queueWorkflowsDir = join(repoRoot, 'test/queue/workflows');
-export const recipeTemplate = join(repoRoot, 'docs/templates/exactly-once-events.json');
 export const POSTGRES_CREDENTIAL = { id: 'plCredPostgres01', name: 'Event claims database' };
 /**
  * The package as every queue-mode process gets it here: from N8N_COMMUNITY_PACKAGES, installed by
@@ -69,17 +69,10 @@ export const EVENTS_DATABASE = 'partner_events';
  * tests the very file the README points to.
  */
 export function recipeWorkflow(): WorkflowFixture {
-	const template = JSON.parse(readFileSync(recipeTemplate, 'utf8')) as WorkflowFixture;
-	for (const node of template.nodes) {
-		if (node.credentials?.partnerLogisticsApi) {
-			node.credentials.partnerLogisticsApi = {
-				id: CREDENTIAL_IDS.full,
-				name: 'Partner Logistics sandbox',
-			};
-		}
-		if (node.credentials?.postgres) node.credentials.postgres = { ...POSTGRES_CREDENTIAL };
-	}
-	return { ...template, id: QUEUE_WORKFLOWS.eventsRecipe, active: false };
+	return templateWorkflow('exactly-once-events.json', QUEUE_WORKFLOWS.eventsRecipe, {
+		partnerLogisticsApi: sandboxCredential,
+		postgres: POSTGRES_CREDENTIAL,
+	});
 }
 
 /** n8n's own Postgres credential type, in `n8n import:credentials` form. */
