@@ -172,7 +172,7 @@ beforeAll(async () => {
 	);
 	ended = { execution, state: await admin.stateOfOrgA(), job: await bullJob(jobId) };
 	log(
-		`${seconds() - killedAt} s after the kill, execution ${crashedId} ${execution.status}: ` +
+		`${(seconds() - killedAt).toFixed(1)} s after the kill, execution ${crashedId} ${execution.status}: ` +
 			`${execution.data?.resultData.error?.message}; its Bull job ${JSON.stringify(ended.job)}`,
 	);
 
