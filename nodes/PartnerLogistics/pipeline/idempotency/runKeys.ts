@@ -86,9 +86,10 @@ export class RunKeys {
 					)
 			: (generation?: number) =>
 					deriveIdempotencyKey({ ...this.scope, run: this.runId(), itemIndex }, generation);
-		const chain = `${this.scope.action}:${digestOf(derive())}`;
+		const first = derive();
+		const chain = `${this.scope.action}:${digestOf(first)}`;
 		const generation = this.places.refusals.generation(chain);
-		const key = derive(generation);
+		const key = generation ? derive(generation) : first;
 		this.given.set(key, { chain, generation, referent: !!referent });
 		return key;
 	}
