@@ -6,6 +6,7 @@
 //   node scripts/e2e-versions.js --list                   the runtimes' names, one a line
 //   node scripts/e2e-versions.js --extra                  the same without the pinned test/e2e/runtime
 //   node scripts/e2e-versions.js --specs n8n-1.x          the spec files that run there
+//   node scripts/e2e-versions.js --folders                every runtime's folder, one a line
 // Exits with jest's code; the install or the build failing exits 1 before jest runs.
 'use strict';
 const { spawnSync } = require('node:child_process');
@@ -46,7 +47,7 @@ function run(command, args, env = process.env) {
 const [first, ...rest] = process.argv.slice(2);
 if (!first || first === '--help') {
 	console.error(
-		'usage: node scripts/e2e-versions.js <name> [jest options] | --list | --extra | --specs <name>',
+		'usage: node scripts/e2e-versions.js <name> [jest options] | --list | --extra | --folders | --specs <name>',
 	);
 	process.exit(first ? 0 : 2);
 }
@@ -54,6 +55,10 @@ if (first === '--list' || first === '--extra') {
 	for (const runtime of manifest.runtimes) {
 		if (first === '--list' || runtime.folder !== 'test/e2e/runtime') console.log(runtime.name);
 	}
+	process.exit(0);
+}
+if (first === '--folders') {
+	for (const runtime of manifest.runtimes) console.log(runtime.folder);
 	process.exit(0);
 }
 if (first === '--specs') {
