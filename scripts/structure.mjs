@@ -1,4 +1,5 @@
-// node scripts/structure.mjs: the product's shape, from its files and imports, for a reviewer to
+// node scripts/structure.mjs [checkout]: the product's shape (of another checkout when given, e.g. a
+// `git worktree add /tmp/old ade5e4b`), from its files and imports, for a reviewer to
 // check a restructuring against: lines, files over 250 lines, the pipeline's top level, which of
 // its modules the rest of the package imports (each room should be entered by its door), import
 // cycles (type-only imports included), lines per room, the names each door exports, and the
@@ -9,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 import ts from 'typescript';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const root = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..'));
 const pipeline = join(root, 'nodes/PartnerLogistics/pipeline');
 
 const files = (dir) =>
@@ -32,7 +33,13 @@ function importsOf(file) {
 }
 const graph = new Map(product.map((file) => [file, importsOf(file)]));
 
-console.log(`product lines: ${product.reduce((sum, file) => sum + lines(file), 0)}`);
+/** Lines that are neither blank nor only comment. */
+const codeLines = (file) =>
+	readFileSync(file, 'utf8')
+		.split('\n')
+		.filter((line) => !/^\s*($|\/\/|\/\*|\*)/.test(line)).length;
+const sum = (count) => product.reduce((total, file) => total + count(file), 0);
+console.log(`product lines: ${sum(lines)} (${sum(codeLines)} neither blank nor comment)`);
 const long = product.filter((file) => lines(file) > 250);
 console.log(`files over 250 lines: ${long.length ? long.map(show).join(', ') : 'none'}`);
 const top = readdirSync(pipeline).filter((name) => statSync(join(pipeline, name)).isFile());
