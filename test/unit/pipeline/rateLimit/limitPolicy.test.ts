@@ -9,7 +9,7 @@ import {
 	type BelowBest,
 	type Climbed,
 	type Heard,
-} from '../../nodes/PartnerLogistics/pipeline/rateLimit/limitPolicy';
+} from '../../../../nodes/PartnerLogistics/pipeline/rateLimit/limitPolicy';
 
 // The limit policy's states and the transitions out of each, pure: a state and an answer in, the
 // next state out. pacer.test.ts runs the same rules through the queue against a modelled API.

@@ -1,10 +1,13 @@
-import { KeyLimit, type Start } from '../../nodes/PartnerLogistics/pipeline/rateLimit/keyLimit';
+import {
+	KeyLimit,
+	type Start,
+} from '../../../../nodes/PartnerLogistics/pipeline/rateLimit/keyLimit';
 import {
 	ApiKeyPacer,
 	RunPacer,
 	type PacerSettings,
-} from '../../nodes/PartnerLogistics/pipeline/rateLimit/queue';
-import { Retries } from '../../nodes/PartnerLogistics/pipeline/request/retry';
+} from '../../../../nodes/PartnerLogistics/pipeline/rateLimit/queue';
+import { Retries } from '../../../../nodes/PartnerLogistics/pipeline/request/retry';
 
 /**
  * A virtual clock: time moves only from one timer to the next, so a batch of requests over many

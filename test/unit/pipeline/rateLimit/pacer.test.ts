@@ -2,13 +2,13 @@ import {
 	KeyLimit,
 	type Clock,
 	type Start,
-} from '../../nodes/PartnerLogistics/pipeline/rateLimit/keyLimit';
-import { rateHeadersOf } from '../../nodes/PartnerLogistics/pipeline/rateLimit/rateHeaders';
+} from '../../../../nodes/PartnerLogistics/pipeline/rateLimit/keyLimit';
+import { rateHeadersOf } from '../../../../nodes/PartnerLogistics/pipeline/rateLimit';
 import {
 	ApiKeyPacer,
 	RunPacer,
 	type PacerSettings,
-} from '../../nodes/PartnerLogistics/pipeline/rateLimit/queue';
+} from '../../../../nodes/PartnerLogistics/pipeline/rateLimit/queue';
 import { PacedApi, rateLimitedBatch } from './pacing';
 
 /** A clock that only moves when the pacer waits: start times are exact. */
