@@ -6,7 +6,7 @@ import {
 	MAX_ANSWER_BYTES,
 	readBoundedBody,
 	SHARED_DEADLINE_MS,
-} from '../../nodes/PartnerLogistics/pipeline/request/answerBounds';
+} from '../../../../nodes/PartnerLogistics/pipeline/request/answerBounds';
 
 /** When `signal` aborts, in ms after `start`. */
 const abortedAfter = async (signal: AbortSignal, start: number) =>

@@ -1,7 +1,7 @@
 import {
 	sendApiRequest,
 	type Transport,
-} from '../../nodes/PartnerLogistics/pipeline/request/transport';
+} from '../../../../nodes/PartnerLogistics/pipeline/request/transport';
 
 const transport = {
 	baseUrl: 'http://127.0.0.1:9/api/v1',

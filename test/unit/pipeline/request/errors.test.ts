@@ -5,11 +5,11 @@ import {
 	describeRedirect,
 	describeUnexpectedBody,
 	MAX_MESSAGE_CHARS,
-} from '../../nodes/PartnerLogistics/pipeline/request/errors';
+} from '../../../../nodes/PartnerLogistics/pipeline/request/errors';
 import {
 	evidence,
 	MAX_DESCRIPTION_CHARS,
-} from '../../nodes/PartnerLogistics/pipeline/request/evidence';
+} from '../../../../nodes/PartnerLogistics/pipeline/request/evidence';
 
 const plain = {};
 

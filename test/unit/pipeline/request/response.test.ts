@@ -1,4 +1,4 @@
-import { readListPage, readRecords } from '../../nodes/PartnerLogistics/pipeline/request/records';
+import { readListPage, readRecords } from '../../../../nodes/PartnerLogistics/pipeline/request';
 
 describe('readRecords passes unknown shapes through', () => {
 	test('an array gives one record per element', () => {

@@ -2,7 +2,7 @@ import {
 	decideRetry,
 	Retries,
 	parseRetryAfter,
-} from '../../nodes/PartnerLogistics/pipeline/request/retry';
+} from '../../../../nodes/PartnerLogistics/pipeline/request/retry';
 
 const noJitter = () => 0;
 const budget = { maxRetries: 3, faultRetries: 2 };
