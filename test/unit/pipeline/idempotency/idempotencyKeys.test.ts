@@ -4,17 +4,17 @@ import {
 	deriveReferentKey,
 	type IdempotencyScope,
 	type ReferentScope,
-} from '../../../nodes/PartnerLogistics/pipeline/idempotency/keyDerivation';
+} from '../../../../nodes/PartnerLogistics/pipeline/idempotency/keyDerivation';
 import {
 	refusedForGood,
 	RunKeys,
 	type KeyMemory,
-} from '../../../nodes/PartnerLogistics/pipeline/idempotency/runKeys';
+} from '../../../../nodes/PartnerLogistics/pipeline/idempotency/runKeys';
 import {
 	GenerationMemory,
 	recordPlace,
 	type Generations,
-} from '../../../nodes/PartnerLogistics/pipeline/idempotency/generations';
+} from '../../../../nodes/PartnerLogistics/pipeline/idempotency/generations';
 
 const scope: IdempotencyScope = {
 	instanceId: 'instance-1',
