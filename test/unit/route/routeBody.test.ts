@@ -2,7 +2,7 @@ import {
 	buildRoute,
 	buildRouteOptions,
 	routeFromItem,
-} from '../../nodes/PartnerLogistics/route/body';
+} from '../../../nodes/PartnerLogistics/route/body';
 
 const reader = (values: Record<string, unknown>) => (name: string) => values[name] as never;
 

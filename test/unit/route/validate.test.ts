@@ -1,12 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { paymentCheck } from '../../nodes/PartnerLogistics/payment/initiation';
-import type { BodyInput } from '../../nodes/PartnerLogistics/pipeline/operation';
-import { describeProblem, labelsOf } from '../../nodes/PartnerLogistics/pipeline/operation/labels';
-import { HIDDEN } from '../../nodes/PartnerLogistics/pipeline/problem';
-import { bookingCreate } from '../../nodes/PartnerLogistics/resources/booking/create';
-import { goBulkCheck as validateQuoteRequest } from '../../nodes/PartnerLogistics/route/goBulk';
-import { routeMismatch, validateRoute } from '../../nodes/PartnerLogistics/route/rules';
+import { paymentCheck } from '../../../nodes/PartnerLogistics/payment/initiation';
+import type { BodyInput } from '../../../nodes/PartnerLogistics/pipeline/operation';
+import {
+	describeProblem,
+	labelsOf,
+} from '../../../nodes/PartnerLogistics/pipeline/operation/labels';
+import { HIDDEN } from '../../../nodes/PartnerLogistics/pipeline/problem';
+import { bookingCreate } from '../../../nodes/PartnerLogistics/resources/booking/create';
+import { goBulkCheck as validateQuoteRequest } from '../../../nodes/PartnerLogistics/route/goBulk';
+import { routeMismatch, validateRoute } from '../../../nodes/PartnerLogistics/route/rules';
 
 /** A payment check as each endpoint has it: a card only, or a card or credit. */
 const validatePayment = (body: IDataObject, methods: string[]) =>
