@@ -6,9 +6,9 @@ import { Webhook } from 'standardwebhooks';
 import {
 	deriveHmacKeys,
 	standardWebhooksHmacKey,
-} from '../../nodes/PartnerLogistics/webhook/hmacKeys';
-import { credentialHmacKeys } from '../../nodes/PartnerLogistics/webhook/secrets';
-import { verifyStandardWebhook } from '../../nodes/PartnerLogistics/webhook/signature';
+} from '../../../nodes/PartnerLogistics/webhook/hmacKeys';
+import { credentialHmacKeys } from '../../../nodes/PartnerLogistics/webhook/secrets';
+import { verifyStandardWebhook } from '../../../nodes/PartnerLogistics/webhook/signature';
 
 const body = JSON.stringify({ type: 'booking.created', data: { bookingId: 'bk_1' } });
 

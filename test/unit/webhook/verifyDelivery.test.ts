@@ -1,13 +1,13 @@
 // verifyDelivery, the trigger's one call into the schemes: each scheme's options as the trigger
 // reads them from its parameters, and the status each refusal is answered with.
-import { deriveHmacKeys, hmacKeyFormat } from '../../nodes/PartnerLogistics/webhook/hmacKeys';
-import { REFUSALS } from '../../nodes/PartnerLogistics/webhook/refusedDelivery';
+import { deriveHmacKeys, hmacKeyFormat } from '../../../nodes/PartnerLogistics/webhook/hmacKeys';
+import { REFUSALS } from '../../../nodes/PartnerLogistics/webhook/refusedDelivery';
 import {
 	resolveSettings,
 	type SignatureScheme,
 	type TriggerOptions,
-} from '../../nodes/PartnerLogistics/webhook/settings';
-import { type HeaderMap, verifyDelivery } from '../../nodes/PartnerLogistics/webhook/signature';
+} from '../../../nodes/PartnerLogistics/webhook/settings';
+import { type HeaderMap, verifyDelivery } from '../../../nodes/PartnerLogistics/webhook/signature';
 import { hmacOf, NOW, newWhsec, nowSeconds, standardHeaders, stripeHeader } from './signers';
 
 const body = JSON.stringify({ id: 'evt_77', type: 'booking.created' });

@@ -1,10 +1,10 @@
 import {
 	standardWebhooksHmacKey,
 	textHmacKey,
-} from '../../nodes/PartnerLogistics/webhook/hmacKeys';
-import { credentialHmacKeys } from '../../nodes/PartnerLogistics/webhook/secrets';
-import { DEFAULT_OPTIONS, resolveSettings } from '../../nodes/PartnerLogistics/webhook/settings';
-import { checkTimestamp } from '../../nodes/PartnerLogistics/webhook/timestamp';
+} from '../../../nodes/PartnerLogistics/webhook/hmacKeys';
+import { credentialHmacKeys } from '../../../nodes/PartnerLogistics/webhook/secrets';
+import { DEFAULT_OPTIONS, resolveSettings } from '../../../nodes/PartnerLogistics/webhook/settings';
+import { checkTimestamp } from '../../../nodes/PartnerLogistics/webhook/timestamp';
 
 describe('resolveSettings', () => {
 	it('applies the defaults and splits the event list', () => {

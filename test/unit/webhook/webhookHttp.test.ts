@@ -6,8 +6,8 @@
 // unit tests beside this file.
 import { randomBytes } from 'node:crypto';
 
-import { loggedText } from '../harness/logs';
-import { startTriggerHarness, type TriggerHarness } from '../harness/webhook';
+import { loggedText } from '../../harness/logs';
+import { startTriggerHarness, type TriggerHarness } from '../../harness/webhook';
 import { newWhsec, standardHeaders } from './signers';
 
 const secret = newWhsec();

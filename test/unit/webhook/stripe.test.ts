@@ -1,5 +1,5 @@
-import { deriveHmacKeys } from '../../nodes/PartnerLogistics/webhook/hmacKeys';
-import { verifyStripeSignature } from '../../nodes/PartnerLogistics/webhook/signature';
+import { deriveHmacKeys } from '../../../nodes/PartnerLogistics/webhook/hmacKeys';
+import { verifyStripeSignature } from '../../../nodes/PartnerLogistics/webhook/signature';
 import { NOW, nowSeconds, stripeHeader } from './signers';
 
 const body = JSON.stringify({ id: 'evt_1', type: 'payment.succeeded' });

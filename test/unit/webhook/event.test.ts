@@ -1,12 +1,12 @@
 import type { JsonValue } from 'n8n-workflow';
 
-import { valueAt } from '../../nodes/PartnerLogistics/shared/valueAt';
+import { valueAt } from '../../../nodes/PartnerLogistics/shared/valueAt';
 import {
 	acceptsEventType,
 	eventItem,
 	isJsonContentType,
 	parseEventBody,
-} from '../../nodes/PartnerLogistics/webhook/event';
+} from '../../../nodes/PartnerLogistics/webhook/event';
 
 const json = (value: unknown) => Buffer.from(JSON.stringify(value));
 

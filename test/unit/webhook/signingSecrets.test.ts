@@ -7,8 +7,8 @@ import {
 	SecretCache,
 	type SigningSecrets,
 	type TriggerCredential,
-} from '../../nodes/PartnerLogistics/webhook/secrets';
-import { verifyStandardWebhook } from '../../nodes/PartnerLogistics/webhook/signature';
+} from '../../../nodes/PartnerLogistics/webhook/secrets';
+import { verifyStandardWebhook } from '../../../nodes/PartnerLogistics/webhook/signature';
 import { NOW, newWhsec, standardHeaders } from './signers';
 
 const body = JSON.stringify({ type: 'booking.created' });

@@ -4,7 +4,7 @@ import {
 	isRedelivery,
 	MAX_REMEMBERED_EVENTS,
 	rememberUntil,
-} from '../../nodes/PartnerLogistics/webhook/dedupe';
+} from '../../../nodes/PartnerLogistics/webhook/dedupe';
 
 const NOW = 1_000_000;
 const HOUR = 3_600_000;

@@ -1,5 +1,5 @@
-import { deriveHmacKeys } from '../../nodes/PartnerLogistics/webhook/hmacKeys';
-import { verifyHmacHeader } from '../../nodes/PartnerLogistics/webhook/signature';
+import { deriveHmacKeys } from '../../../nodes/PartnerLogistics/webhook/hmacKeys';
+import { verifyHmacHeader } from '../../../nodes/PartnerLogistics/webhook/signature';
 import { hmacOf } from './signers';
 
 const body = Buffer.from(JSON.stringify({ id: 'evt_9', type: 'support_case.updated' }));

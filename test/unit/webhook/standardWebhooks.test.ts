@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
-import { deriveHmacKeys } from '../../nodes/PartnerLogistics/webhook/hmacKeys';
-import { verifyStandardWebhook } from '../../nodes/PartnerLogistics/webhook/signature';
+import { deriveHmacKeys } from '../../../nodes/PartnerLogistics/webhook/hmacKeys';
+import { verifyStandardWebhook } from '../../../nodes/PartnerLogistics/webhook/signature';
 import { NOW, newWhsec, nowSeconds, standardHeaders } from './signers';
 
 const body = JSON.stringify({ type: 'booking.created', data: { bookingId: 'bk_1' } });

@@ -1,8 +1,8 @@
 // Parameter names and values are a public contract: workflows store them. This pins them.
 import type { INodeProperties } from 'n8n-workflow';
 
-import { PartnerLogisticsTrigger } from '../../nodes/PartnerLogistics/PartnerLogisticsTrigger.node';
-import { DEFAULT_OPTIONS } from '../../nodes/PartnerLogistics/webhook/settings';
+import { PartnerLogisticsTrigger } from '../../../nodes/PartnerLogistics/PartnerLogisticsTrigger.node';
+import { DEFAULT_OPTIONS } from '../../../nodes/PartnerLogistics/webhook/settings';
 
 const { description } = new PartnerLogisticsTrigger();
 const property = (name: string) => description.properties.find((p) => p.name === name)!;
