@@ -1,5 +1,5 @@
-import { HOME_DROPOFF, HOME_PICKUP } from '../sandbox/routeForms';
-import { startPollHarness } from '../harness/poll';
+import { HOME_DROPOFF, HOME_PICKUP } from '../../sandbox/routeForms';
+import { startPollHarness } from '../../harness/poll';
 import { credentialsOf, useSandbox } from './helpers';
 
 // Assigned trucks and payments by reference, in n8n-core's PollContext against the sandbox.

@@ -1,5 +1,5 @@
-import { loggedText } from '../harness';
-import { startPollHarness } from '../harness/poll';
+import { loggedText } from '../../harness';
+import { startPollHarness } from '../../harness/poll';
 import { assignedHaulage, requestHaulage, requestQuotation, useSandbox, watchIds } from './helpers';
 
 // The record watches (IDs listed, one GET each per poll), in n8n-core's PollContext against the

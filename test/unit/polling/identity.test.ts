@@ -1,5 +1,5 @@
-import { identify, listedIds } from '../../nodes/PartnerLogistics/polling/identity';
-import { valueAt } from '../../nodes/PartnerLogistics/shared/valueAt';
+import { identify, listedIds } from '../../../nodes/PartnerLogistics/polling/identity';
+import { valueAt } from '../../../nodes/PartnerLogistics/shared/valueAt';
 
 describe('valueAt', () => {
 	test('reads a field by name, then by a dotted path', () => {

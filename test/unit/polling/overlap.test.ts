@@ -4,7 +4,7 @@ import {
 	emittedWith,
 	endPoll,
 	startPoll,
-} from '../../nodes/PartnerLogistics/polling/overlap';
+} from '../../../nodes/PartnerLogistics/polling/overlap';
 
 // What this n8n process knows of a trigger's polls: one under way, and the memory it emitted with.
 

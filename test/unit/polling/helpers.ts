@@ -1,8 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { startSandbox, type Sandbox } from '../sandbox';
-import { type ApiClient, apiClient } from '../sandbox/apiClient';
-import { startPollHarness } from '../harness/poll';
+import { startSandbox, type Sandbox } from '../../sandbox';
+import { type ApiClient, apiClient } from '../../sandbox/apiClient';
+import { startPollHarness } from '../../harness/poll';
 
 /**
  * A sandbox per test file, reset before each test (the support case watch lists every OPEN case

@@ -5,8 +5,8 @@ import {
 	compare,
 	counted,
 	type Observed,
-} from '../../nodes/PartnerLogistics/polling/changes';
-import type { Memory } from '../../nodes/PartnerLogistics/polling/memory';
+} from '../../../nodes/PartnerLogistics/polling/changes';
+import type { Memory } from '../../../nodes/PartnerLogistics/polling/memory';
 
 // The pure rule of the polling trigger: what one poll emits and remembers, given what it saw.
 

@@ -6,8 +6,8 @@ import type { INode, INodeParameters, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 import { DirectoryLoader } from 'n8n-core';
 
-import { PartnerLogisticsPollingTrigger } from '../../nodes/PartnerLogistics/PartnerLogisticsPollingTrigger.node';
-import { DEFAULT_POLL_OPTIONS } from '../../nodes/PartnerLogistics/polling/description';
+import { PartnerLogisticsPollingTrigger } from '../../../nodes/PartnerLogistics/PartnerLogisticsPollingTrigger.node';
+import { DEFAULT_POLL_OPTIONS } from '../../../nodes/PartnerLogistics/polling/description';
 
 const { description } = new PartnerLogisticsPollingTrigger();
 const property = (name: string) => description.properties.find((p) => p.name === name)!;
@@ -185,7 +185,7 @@ describe('Partner Logistics Polling Trigger description', () => {
 });
 
 describe('the docs show a watch as it is', () => {
-	const read = (path: string) => readFileSync(join(__dirname, '../..', path), 'utf8');
+	const read = (path: string) => readFileSync(join(__dirname, '../../..', path), 'utf8');
 	/** The declaration of a watch file, from `export const` to its end. */
 	const declaration = (file: string) => read(file).slice(read(file).indexOf('export const')).trim();
 

@@ -1,4 +1,4 @@
-import { startPollHarness } from '../harness/poll';
+import { startPollHarness } from '../../harness/poll';
 import { comment, openCase, useSandbox, watchCases } from './helpers';
 
 // Polls that fail, in n8n-core's PollContext against the sandbox: nothing is emitted, the memory

@@ -1,4 +1,4 @@
-import { COMMIT_WAIT_MS } from '../../nodes/PartnerLogistics/polling/overlap';
+import { COMMIT_WAIT_MS } from '../../../nodes/PartnerLogistics/polling/overlap';
 import { requestQuotation, useSandbox, watchIds } from './helpers';
 
 // Under n8n's durable scheduler with durable poll cursors, as test/harness/poll.ts imitates it
