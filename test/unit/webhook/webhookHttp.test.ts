@@ -2,7 +2,7 @@
 // event filter, concurrent copies, test events and publishing. webhook() runs in n8n-core's real
 // WebhookContext behind the HTTP harness (test/harness/webhook.ts, an imitation of n8n's webhook
 // handling). Verification, refusals, redeliveries, payload shapes and the answers n8n itself gives
-// are asserted against real n8n in test/e2e/specs/webhook-*.e2e.ts; the pure modules by their
+// are asserted against real n8n in test/e2e/specs/webhook*.e2e.ts; the pure modules by their
 // unit tests beside this file.
 import { randomBytes } from 'node:crypto';
 

@@ -18,7 +18,7 @@ describe('credential test through n8n', () => {
 		expect(result.message).toMatch(/^The API key was refused \(401\)\. Copy the key again/);
 	});
 
-	// The public API's test endpoint gives the same answers: credential-test-public-api.e2e.ts
+	// The public API's test endpoint gives the same answers: credentialTestPublicApi.e2e.ts
 	// (n8n 2.x only).
 
 	it('sent the key only in the X-SVC-API-Key header of GET /partner-api/hubs', async () => {

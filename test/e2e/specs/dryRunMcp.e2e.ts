@@ -9,10 +9,10 @@ import { loadSuite } from '../lib/suiteContext';
 
 // Options › Dry Run on tools called by an AI agent: the preview tools sample
 // (workflows/23-mcp-dry-run.json), an MCP Server Trigger whose two Partner Logistics tools have
-// Dry Run on, called with the official MCP SDK over Streamable HTTP as mcp-tools.e2e.ts calls the
+// Dry Run on, called with the official MCP SDK over Streamable HTTP as mcpTools.e2e.ts calls the
 // sending tools. A call must answer with the preview and send nothing. Only the tool answers are
 // read, which n8n 1.x and 2.x give alike (not the server's instructions, the wording of an error's
-// name, or the executions a call leaves, where they differ: versions.json, mcp-tools.e2e.ts).
+// name, or the executions a call leaves, where they differ: versions.json, mcpTools.e2e.ts).
 const suite = loadSuite();
 const url = mcpPreviewUrl(suite.n8nBaseUrl);
 const TOOLS = { quote: 'Preview_a_quote', book: 'Preview_a_booking' };
