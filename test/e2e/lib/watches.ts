@@ -11,7 +11,7 @@ import { SandboxAdmin, type SandboxInfo } from './sandbox';
 // trips, trucks), each in a workflow of its own polling through n8n's own scheduler every few
 // seconds, against the sandbox whose operator quotes and moves things. What must hold, once, for
 // the regular suite (pollingWatches.e2e.ts), the durable scheduler
-// (pollingDurableScheduler.e2e.ts) and queue mode (05-polling-trigger.queue.ts).
+// (pollingDurableScheduler.e2e.ts) and queue mode (05pollingTrigger.queue.ts).
 
 /** A record watch's workflow: its Trigger On, the parameter listing its IDs, extra parameters. */
 export interface RecordWatch {
