@@ -34,7 +34,7 @@ import { PartnerLogisticsPollingTrigger } from '../../nodes/PartnerLogistics/Par
  *
  * What n8n saves is kept here as JSON, as in its database; `restart` activates again from it.
  * `durable` runs the same node as n8n's durable scheduler with durable poll cursors does (see
- * DurablePolls). An imitation of n8n: the end-to-end suite (test/e2e/specs/polling-*.e2e.ts) is
+ * DurablePolls). An imitation of n8n: the end-to-end suite (test/e2e/specs/polling*.e2e.ts) is
  * the authority.
  */
 

@@ -27,7 +27,7 @@ import { PartnerLogisticsTrigger } from '../../nodes/PartnerLogistics/PartnerLog
  * Workflow per delivery, the onReceived answer (webhook()'s acknowledgement, or an empty 200), and
  * a webhook() that throws answered with n8n's generic 500. Nothing else of n8n: its body parsing
  * (and the 422 it answers to invalid JSON), routing and registration are real n8n's, in the
- * end-to-end suite (test/e2e/specs/webhook-*.e2e.ts), which is the authority.
+ * end-to-end suite (test/e2e/specs/webhook*.e2e.ts), which is the authority.
  */
 
 const TYPE = 'n8n-nodes-partner-logistics.partnerLogisticsTrigger';

@@ -6,7 +6,7 @@ import { nodeOutput, type Execution } from './n8nApi';
 import { workflowsDir } from './paths';
 import type { OrgState } from './sandbox';
 
-// n8n killed mid-batch, then Executions › Retry (crash-retry.e2e.ts): the batches, what each
+// n8n killed mid-batch, then Executions › Retry (crashRetry.e2e.ts): the batches, what each
 // creates at the sandbox, and how a record is traced back to the row it was made for, so that
 // duplicates (two records for one row) and missing rows are counted from the sandbox's own state.
 

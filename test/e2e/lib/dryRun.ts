@@ -7,7 +7,7 @@ import type { SandboxAdmin, SandboxInfo } from './sandbox';
 // The Dry Run sample (workflows/22-dry-run-batch.json): a batch `{ dryRun, step, rows }`, from
 // Execute workflow (its Sample batch) or posted to its webhook, split into rows and sent to the
 // Partner Logistics node `step` names, whose Options › Dry Run is on unless `dryRun` is false.
-// What a dry-run.e2e.ts test needs of it: posting a batch, and a preview and a logged request
+// What a dryRun.e2e.ts test needs of it: posting a batch, and a preview and a logged request
 // put side by side.
 
 /** The node each `step` of a batch goes to. */

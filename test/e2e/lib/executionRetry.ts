@@ -3,8 +3,8 @@ import { derivedKey, lastSeq, type LoggedRequest, postsTo, sandboxRequests } fro
 import { type Execution, type N8nClient, nodeOutput, nodePairedItems } from './n8nApi';
 import type { SandboxAdmin } from './sandbox';
 
-// n8n's Executions › Retry of a failed batch, as the regular suite (execution-retry.e2e.ts) and the
-// queue suite (04-execution-retry.queue.ts) run it: five orders quoted and booked by the sample
+// n8n's Executions › Retry of a failed batch, as the regular suite (executionRetry.e2e.ts) and the
+// queue suite (04executionRetry.queue.ts) run it: five orders quoted and booked by the sample
 // workflow (test/e2e/workflows/15-execution-retry.json, test/queue/workflows/q05), the API
 // refusing one booking (400), the sandbox replaying a stored refusal for its key as Stripe does.
 // Only how a run starts differs between the suites; what must hold is here, once.

@@ -278,7 +278,7 @@ export const supportCaseWatchEvery = (workflows: WorkflowFixture[], seconds: num
 	pollingEvery(workflows, WORKFLOW_IDS.supportCaseWatch, seconds);
 
 /**
- * The workflows of the answer-bounds specs: a quote with a 2 s Timeout and one connection retry,
+ * The workflows of the answerBounds specs: a quote with a 2 s Timeout and one connection retry,
  * support cases listed with a Limit from each row, every case listed (workflows 24 to 26), and a
  * quote request watch polling every minute (made from the support case watch by the spec).
  */

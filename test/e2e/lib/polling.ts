@@ -20,8 +20,8 @@ import { killStarted } from './processes';
 import { SandboxAdmin, type SandboxInfo } from './sandbox';
 import { type Stack, startStack } from './stack';
 
-// The polling trigger in real n8n, as the regular suite (polling-trigger.e2e.ts) and the queue
-// suite (05-polling-trigger.queue.ts) run it: the support case watch sample, published, polling
+// The polling trigger in real n8n, as the regular suite (pollingTrigger.e2e.ts) and the queue
+// suite (05pollingTrigger.queue.ts) run it: the support case watch sample, published, polling
 // through n8n's own scheduler every few seconds. Each suite gives it an n8n and a sandbox of its
 // own, since the scenario restarts n8n. What must hold is here, once (CaseWatchScenario).
 

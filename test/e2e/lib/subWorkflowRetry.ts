@@ -15,8 +15,8 @@ import type { SandboxAdmin } from './sandbox';
 // replays that refusal for its key, as Stripe does. The user retries the failed parent: n8n runs
 // the sub-workflow again as a new execution, whose node has no memory of the first. Against an
 // API that would book a quote again under any new key (the sandbox's repeat-actions mode), each
-// quote must still be booked exactly once. The regular suite (subworkflow-retry.e2e.ts) and the
-// queue suite (06-subworkflow-retry.queue.ts) run it; only how the parent starts differs.
+// quote must still be booked exactly once. The regular suite (subworkflowRetry.e2e.ts) and the
+// queue suite (06subworkflowRetry.queue.ts) run it; only how the parent starts differs.
 
 /** The parent's Execute Workflow node, and the sub-workflow's booking node. */
 export const CALL = 'Book in the sub-workflow';

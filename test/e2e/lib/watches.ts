@@ -10,8 +10,8 @@ import { SandboxAdmin, type SandboxInfo } from './sandbox';
 // The record watches of the polling trigger in real n8n (GO_BULK quote requests, HAUL quotations,
 // trips, trucks), each in a workflow of its own polling through n8n's own scheduler every few
 // seconds, against the sandbox whose operator quotes and moves things. What must hold, once, for
-// the regular suite (polling-watches.e2e.ts), the durable scheduler (polling-durable.e2e.ts) and
-// queue mode (05-polling-trigger.queue.ts).
+// the regular suite (pollingWatches.e2e.ts), the durable scheduler
+// (pollingDurableScheduler.e2e.ts) and queue mode (05pollingTrigger.queue.ts).
 
 /** A record watch's workflow: its Trigger On, the parameter listing its IDs, extra parameters. */
 export interface RecordWatch {

@@ -1,0 +1,541 @@
+import {
+	KeyLimit,
+	type Clock,
+	type Start,
+} from '../../../../nodes/PartnerLogistics/pipeline/rateLimit/keyLimit';
+import { rateHeadersOf } from '../../../../nodes/PartnerLogistics/pipeline/rateLimit';
+import {
+	ApiKeyPacer,
+	RunPacer,
+	type PacerSettings,
+} from '../../../../nodes/PartnerLogistics/pipeline/rateLimit/queue';
+import { PacedApi, rateLimitedBatch } from './pacing';
+
+/** A clock that only moves when the pacer waits: start times are exact. */
+function fakeClock(): Clock & { time: number } {
+	const clock = {
+		time: 0,
+		now: () => clock.time,
+		wait: async (ms: number) => {
+			clock.time += ms;
+		},
+	};
+	return clock;
+}
+
+/** A clock that stands still: no wait ever ends, time moves only when a test sets it. */
+function heldClock(): Clock & { time: number } {
+	const clock = {
+		time: 0,
+		now: () => clock.time,
+		wait: async () => await new Promise<void>(() => {}),
+	};
+	return clock;
+}
+
+/** A key nothing was learned of yet, and a run on it. */
+function keyAndRun(settings: Partial<PacerSettings> = {}, clock = fakeClock()) {
+	const key = new ApiKeyPacer(new KeyLimit(clock), clock);
+	const run = (more: Partial<PacerSettings> = {}) =>
+		new RunPacer(key, { concurrency: 100, maxPerSecond: 0, ...settings, ...more }, clock);
+	return { clock, key, pacer: run(), run };
+}
+
+/** Starts `count` requests one after another, each answered at once (accepted). */
+async function startMany(pacer: RunPacer, count: number) {
+	const starts: number[] = [];
+	for (let i = 0; i < count; i++) {
+		const start = (await pacer.nextStart())!;
+		starts.push(start.at);
+		pacer.answered(start, { kind: 'accepted' });
+	}
+	return starts;
+}
+
+/** Starts requests one after another, each accepted, until the pacer gives a probe; the probe. */
+async function acceptUntilProbe(pacer: RunPacer): Promise<Start> {
+	for (;;) {
+		const start = (await pacer.nextStart())!;
+		if (start.probe) return start;
+		pacer.answered(start, { kind: 'accepted' });
+	}
+}
+
+/** Lets every settled promise run its continuation. */
+const settle = async () => {
+	for (let i = 0; i < 10; i++) await Promise.resolve();
+};
+
+/** Asks for `count` starts at once; the ones given by now (the others go on waiting). */
+async function startsNow(pacer: RunPacer, count: number): Promise<Start[]> {
+	const given: Start[] = [];
+	for (let i = 0; i < count; i++)
+		void pacer.nextStart().then((start) => start && given.push(start));
+	await settle();
+	return given;
+}
+
+test('Max Requests per Second spaces the starts evenly', async () => {
+	const { pacer } = keyAndRun({ concurrency: 10, maxPerSecond: 4 });
+	expect(await startMany(pacer, 5)).toEqual([0, 250, 500, 750, 1000]);
+});
+
+test("n8n's batching: a batch, then the next one an interval later", async () => {
+	const { pacer } = keyAndRun({ concurrency: 10, batch: { size: 2, intervalMs: 1000 } });
+	expect(await startMany(pacer, 5)).toEqual([0, 0, 1000, 1000, 2000]);
+});
+
+test('a timer that fires late does not slow the starts after it', async () => {
+	const clock = fakeClock();
+	const late = {
+		...clock,
+		now: () => clock.time,
+		wait: async (ms: number) => void (clock.time += ms + 3),
+	};
+	const { pacer } = keyAndRun(
+		{ concurrency: 10, maxPerSecond: 50 },
+		late as unknown as typeof clock,
+	);
+	const starts = await startMany(pacer, 51);
+	// 50 intervals of 20 ms: late timers (3 ms each) are caught up on, not added up.
+	expect(starts[50]).toBeLessThanOrEqual(1000 + 3);
+});
+
+describe('before the API has refused anything', () => {
+	test('the starts it still counts stay within 5 of the most it took in one window, every run on the key together', async () => {
+		const clock = heldClock();
+		const { run } = keyAndRun({}, clock);
+		const [one, two] = [run(), run()];
+		const [ofOne, ofTwo]: Start[][] = [[], []];
+		for (let i = 0; i < 10; i++) {
+			void one.nextStart().then((start) => start && ofOne.push(start));
+			void two.nextStart().then((start) => start && ofTwo.push(start));
+		}
+		await settle();
+		const given = () => [...ofOne, ...ofTwo];
+		expect([ofOne.length, ofTwo.length]).toEqual([3, 2]); // 5, whichever run asks
+		clock.time = 30;
+		one.answered(ofOne[0], { kind: 'accepted' }); // took 1 in this window: 6 may count
+		await settle();
+		expect(given()).toHaveLength(6);
+		for (const start of given().slice(1)) one.answered(start, { kind: 'accepted' }); // took 6: 11 may count
+		await settle();
+		expect(given()).toHaveLength(11);
+	});
+
+	test('light use (a poll now and then) teaches what it sent: a later run starts 5 above it', async () => {
+		const { clock, run } = keyAndRun();
+		for (let poll = 0; poll < 10; poll++) {
+			clock.time = poll * 60_000;
+			await startMany(run(), 3);
+		}
+		clock.time += 60_000;
+		const now = clock.time;
+		const starts = await startsNow(run(), 20);
+		expect(starts.filter((start) => start.at === now)).toHaveLength(8);
+	});
+
+	test('once the API took a whole window at Concurrency without a 429, later runs start at Concurrency', async () => {
+		const { clock, key } = keyAndRun();
+		const first = new RunPacer(key, { concurrency: 40, maxPerSecond: 0 }, clock);
+		for (let i = 0; i < 40; i++) {
+			clock.time += 10;
+			const [start] = await startsNow(first, 1);
+			first.answered(start, { kind: 'accepted' });
+		}
+		clock.time += 5000;
+		expect(
+			await startsNow(new RunPacer(key, { concurrency: 40, maxPerSecond: 0 }, clock), 40),
+		).toHaveLength(40);
+	});
+
+	test.each(
+		[1, 20, 100, 200].flatMap((latencyMs) => [10, 50, 200].map((limit) => [latencyMs, limit])),
+	)(
+		'meeting an unknown limit %d ms away (%d/s), at most 5 requests are refused',
+		async (latencyMs, limit) => {
+			const api = new PacedApi({ limit: () => limit, latencyMs });
+			const [run] = await api.runs([{ items: 300, concurrency: 50 }]);
+			expect(run.refused).toBeLessThanOrEqual(5);
+		},
+	);
+});
+
+test('a 429 teaches the limit: what the API accepted in the last second, never more per second after', async () => {
+	const { clock, pacer } = keyAndRun();
+	for (let i = 0; i < 30; i++) {
+		const start = (await pacer.nextStart())!;
+		clock.time += 10; // 30 accepted within 300 ms
+		pacer.answered(start, { kind: 'accepted' });
+	}
+	pacer.answered((await pacer.nextStart())!, { kind: 'throttled' });
+	// The API goes on taking 30 per rolling second and says nothing of its limit.
+	const accepted: number[] = [];
+	let refusals = 0;
+	const starts: number[] = [];
+	for (let i = 0; i < 60; i++) {
+		const start = (await pacer.nextStart())!;
+		starts.push(start.at);
+		if (accepted.filter((other) => other > start.at - 1000).length < 30) {
+			accepted.push(start.at);
+			pacer.answered(start, { kind: 'accepted' });
+		} else {
+			refusals++;
+			pacer.answered(start, { kind: 'throttled' });
+		}
+	}
+	// Only a probe (one start over the limit, now and then) meets a 429.
+	expect(refusals).toBeLessThanOrEqual(1);
+	for (const at of starts) {
+		expect(starts.filter((other) => other > at - 1000 && other <= at).length).toBeLessThanOrEqual(
+			31,
+		);
+	}
+	// Sixty starts at 30 per second take two windows, not three.
+	expect(starts[59] - starts[0]).toBeLessThan(2100);
+});
+
+test('a 429 before any request was accepted pauses every start as asked, and teaches no limit', async () => {
+	const { key, pacer } = keyAndRun();
+	pacer.answered((await pacer.nextStart())!, { kind: 'throttled', waitMs: 1000 }); // others used the key's quota
+	expect((await pacer.nextStart())!.at).toBe(1000);
+	expect(key.limit.rate).toBe(Infinity);
+});
+
+test('a limit learned while others used the key climbs back to the one the API states', async () => {
+	const { key, pacer } = keyAndRun();
+	for (let i = 0; i < 10; i++) pacer.answered((await pacer.nextStart())!, { kind: 'accepted' });
+	pacer.answered((await pacer.nextStart())!, { kind: 'throttled', headers: { limit: 40 } }); // 40 stated, 10 ours
+	expect(key.limit.rate).toBe(10);
+	await startMany(pacer, 60); // the others stopped: every start is accepted
+	expect(key.limit.rate).toBe(40);
+});
+
+test('a limit the API states is believed when it is no more than it accepted', async () => {
+	const { key, pacer } = keyAndRun();
+	for (let i = 0; i < 20; i++) pacer.answered((await pacer.nextStart())!, { kind: 'accepted' });
+	pacer.answered((await pacer.nextStart())!, { kind: 'throttled', headers: { limit: 12 } });
+	expect(key.limit.rate).toBe(12);
+
+	const other = keyAndRun();
+	for (let i = 0; i < 20; i++)
+		other.pacer.answered((await other.pacer.nextStart())!, { kind: 'accepted' });
+	// e.g. per hour: not a per-second limit
+	other.pacer.answered((await other.pacer.nextStart())!, {
+		kind: 'throttled',
+		headers: { limit: 3600 },
+	});
+	expect(other.key.limit.rate).toBe(20);
+});
+
+test('a 429 while paced lowers the limit; a probe brings it back once the API accepts more', async () => {
+	const { clock, key, pacer } = keyAndRun();
+	for (let i = 0; i < 20; i++) pacer.answered((await pacer.nextStart())!, { kind: 'accepted' });
+	pacer.answered((await pacer.nextStart())!, { kind: 'throttled' });
+	expect(key.limit.rate).toBe(20);
+	clock.time += 2000;
+	pacer.answered((await pacer.nextStart())!, { kind: 'throttled' }); // the API now takes fewer
+	expect(key.limit.rate).toBe(14);
+	// A second later one start more than 14 in a window is tried; accepted, the limit is back.
+	const starts = await startMany(pacer, 40);
+	expect(key.limit.rate).toBe(20);
+	const perWindow = (at: number) => starts.filter((s) => s > at - 1000 && s <= at).length;
+	expect(Math.max(...starts.map(perWindow))).toBe(20);
+});
+
+test('a 429 for a request sent after the limit last changed lowers it, however slow round trips once were', async () => {
+	const { clock, key, pacer } = keyAndRun();
+	const slow = (await pacer.nextStart())!;
+	clock.time += 2000; // one answer took 2 s
+	pacer.answered(slow, { kind: 'accepted' });
+	for (let i = 0; i < 19; i++) pacer.answered((await pacer.nextStart())!, { kind: 'accepted' });
+	const learnedWith = (await pacer.nextStart())!;
+	pacer.answered(learnedWith, { kind: 'throttled' });
+	expect(key.limit.rate).toBe(20);
+	// The next start, a window later, is refused 10 ms after it left: the API takes fewer now.
+	const sent = (await pacer.nextStart())!;
+	clock.time += 10;
+	pacer.answered(sent, { kind: 'throttled' });
+	expect(key.limit.rate).toBe(14);
+	// A refusal of a request sent before that change teaches nothing more.
+	pacer.answered(learnedWith, { kind: 'throttled' });
+	expect(key.limit.rate).toBe(14);
+});
+
+test('what the API says remains of its quota (X-RateLimit-Remaining) holds the starts until its reset', async () => {
+	const { pacer } = keyAndRun();
+	const first = (await pacer.nextStart())!;
+	pacer.answered(first, { kind: 'accepted', headers: { limit: 10, remaining: 3, resetMs: 800 } });
+	const next = [];
+	for (let i = 0; i < 4; i++) next.push((await pacer.nextStart())!.at);
+	expect(next).toEqual([0, 0, 0, 800]); // three remained; the fourth waits for the reset
+});
+
+test('an answer saying nothing remains (X-RateLimit-Remaining: 0) teaches the limit without a 429', async () => {
+	const { key, pacer } = keyAndRun();
+	for (let i = 0; i < 9; i++)
+		pacer.answered((await pacer.nextStart())!, {
+			kind: 'accepted',
+			headers: { limit: 10, remaining: 9 - i },
+		});
+	pacer.answered((await pacer.nextStart())!, {
+		kind: 'accepted',
+		headers: { limit: 10, remaining: 0 },
+	});
+	expect(key.limit.rate).toBe(10);
+});
+
+test('rate headers: X-RateLimit-* or the IETF draft RateLimit-*, a reset in seconds or as an epoch second', () => {
+	const now = 1_700_000_000_000;
+	expect(
+		rateHeadersOf(
+			{ 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1' },
+			now,
+		),
+	).toEqual({ limit: 50, remaining: 0, resetMs: 1000 });
+	expect(rateHeadersOf({ 'ratelimit-limit': '10', 'ratelimit-reset': '1700000003' }, now)).toEqual({
+		limit: 10,
+		remaining: undefined,
+		resetMs: 3000,
+	});
+	// Nothing said, or nothing readable, is nothing known.
+	expect(rateHeadersOf({}, now)).toEqual({});
+	expect(
+		rateHeadersOf({
+			'x-ratelimit-limit': '0',
+			'x-ratelimit-remaining': ' ',
+			'x-ratelimit-reset': 'soon',
+		}),
+	).toEqual({ limit: undefined, remaining: undefined, resetMs: undefined });
+});
+
+describe('one key, several runs at once', () => {
+	test('their starts together never exceed the limit, and the run served longest ago goes first', async () => {
+		const { clock, key, run } = keyAndRun();
+		const batch = run();
+		for (let i = 0; i < 10; i++) batch.answered((await batch.nextStart())!, { kind: 'accepted' });
+		batch.answered((await batch.nextStart())!, { kind: 'throttled', headers: { limit: 10 } });
+		expect(key.limit.rate).toBe(10);
+		const other = run();
+		const starts: Array<[string, number]> = [];
+		const ask = async (name: string, pacer: RunPacer, count: number) => {
+			for (let i = 0; i < count; i++) {
+				const start = (await pacer.nextStart())!;
+				starts.push([name, start.at]);
+				pacer.answered(start, { kind: 'accepted' });
+			}
+		};
+		// The fake clock moves on every wait: run both at once on it.
+		await Promise.all([ask('batch', batch, 20), ask('other', other, 20)]);
+		const at = starts.map(([, time]) => time);
+		for (const time of at) {
+			expect(at.filter((o) => o > time - 1000 && o <= time).length).toBeLessThanOrEqual(10);
+		}
+		// Taking turns: in any ten starts in a row, each run has about half.
+		const names = starts.map(([name]) => name);
+		for (let i = 0; i + 10 <= names.length / 2; i++) {
+			expect(
+				names.slice(i, i + 10).filter((name) => name === 'other').length,
+			).toBeGreaterThanOrEqual(4);
+		}
+		expect(clock.time).toBeGreaterThanOrEqual(3000);
+	});
+
+	test('a run that asks while another waits for the window gets the next start', async () => {
+		const api = new PacedApi({ limit: () => 20, latencyMs: 2 });
+		await api.runs([{ items: 40 }]); // the key learns 20/s
+		const started = api.clock.now();
+		let single: number | undefined;
+		const both = api.runs([{ items: 200 }]);
+		void (async () => {
+			await api.clock.wait(3000); // the batch fills every window meanwhile
+			const pacer = new RunPacer(api.key, { concurrency: 1, maxPerSecond: 0 }, api.clock);
+			const asked = api.clock.now();
+			const start = (await pacer.nextStart())!;
+			single = start.at - asked;
+			pacer.answered(start, { kind: 'accepted' });
+		})();
+		await both;
+		expect(api.clock.now() - started).toBeGreaterThan(9000);
+		// The slot freed next goes to it: at 20/s, one frees every 50 ms on average.
+		expect(single).toBeLessThanOrEqual(100);
+	});
+
+	test('withdrawn when its execution is cancelled: the wait ends with no start', async () => {
+		const clock = fakeClock();
+		const key = new ApiKeyPacer(new KeyLimit(clock), clock);
+		const controller = new AbortController();
+		const pacer = new RunPacer(
+			key,
+			{ concurrency: 100, maxPerSecond: 0 },
+			clock,
+			controller.signal,
+		);
+		key.answered((await pacer.nextStart())!, { kind: 'throttled', waitMs: 60_000 });
+		const waiting = pacer.nextStart();
+		controller.abort();
+		expect(await waiting).toBeUndefined();
+		expect(await pacer.nextStart()).toBeUndefined();
+	});
+
+	test("an agent's tool call waits no longer than its patience, and knows until when", async () => {
+		const { key, run } = keyAndRun();
+		const batch = run();
+		key.answered((await batch.nextStart())!, { kind: 'throttled', waitMs: 30_000 });
+		const tool = run({ patienceMs: 5000 });
+		expect(await tool.nextStart()).toBeUndefined();
+		expect(tool.blockedUntil).toBe(30_000);
+	});
+});
+
+describe('300 requests against an API limiting them per rolling second, Concurrency 20', () => {
+	// A virtual-time model of the pipeline against the sandbox's limiter (bench/payments.ts
+	// measures the same in real n8n): the time against the floor the limit allows, and how many
+	// requests the API refused.
+	// Name, limit over time, floor, and the most refused on a first run: 5 meeting the limit, and
+	// when it is halved one more as it drops and one return tried while it lasts.
+	const scenarios: Array<[string, (t: number) => number, number, number]> = [
+		['10/s', () => 10, 30_000, 5],
+		['50/s', () => 50, 6000, 5],
+		['200/s', () => 200, 1500, 5],
+		['50/s, halved from 2 s to 4 s', (t) => (t >= 2000 && t < 4000 ? 25 : 50), 7000, 7],
+	];
+
+	test.each(scenarios)(
+		'%s, nothing learned yet: within 1.05× the floor, at most 5 refused meeting the limit and 1 for each change of it',
+		async (_name, limit, floorMs, mostRefused) => {
+			const run = await rateLimitedBatch({ items: 300, concurrency: 20, limit, latencyMs: 2 });
+			expect(run.refused).toBeLessThanOrEqual(mostRefused);
+			expect(run.timeMs / floorMs).toBeLessThanOrEqual(1.05);
+		},
+	);
+
+	test.each(scenarios)(
+		'%s, a later run on the key (Concurrency 50, 20 ms away): nothing refused but probes, within 1.10× the floor',
+		async (_name, limit, floorMs) => {
+			const api = new PacedApi({ limit: () => limit(0), latencyMs: 20 });
+			await api.runs([{ items: 300, concurrency: 50 }]);
+			await api.idle(3000);
+			api.reconfigure({ limit, latencyMs: 20 });
+			const [run] = await api.runs([{ items: 300, concurrency: 50 }]);
+			expect(run.refused / run.requests).toBeLessThanOrEqual(0.02);
+			expect(run.timeMs / floorMs).toBeLessThanOrEqual(1.1);
+		},
+	);
+
+	test('without a stated limit it still learns it, from what the API accepted', async () => {
+		const run = await rateLimitedBatch({
+			items: 300,
+			concurrency: 20,
+			limit: () => 50,
+			latencyMs: 2,
+			headers: 'none',
+		});
+		expect(run.refused / run.requests).toBeLessThanOrEqual(0.02);
+		expect(run.timeMs / 6000).toBeLessThanOrEqual(1.05);
+	});
+
+	test('two and three runs at once share the limit: within 1.10× the floor, at most 2 % refused', async () => {
+		for (const runs of [2, 3]) {
+			const api = new PacedApi({ limit: () => 50, latencyMs: 20 });
+			const results = await api.runs(Array.from({ length: runs }, () => ({ items: 300 })));
+			const requests = results.reduce((sum, r) => sum + r.requests, 0);
+			const refused = results.reduce((sum, r) => sum + r.refused, 0);
+			expect(refused / requests).toBeLessThanOrEqual(0.02);
+			expect(
+				Math.max(...results.map((r) => r.timeMs)) / ((runs * 300 * 1000) / 50),
+			).toBeLessThanOrEqual(1.1);
+		}
+	});
+});
+
+describe('two queue-mode workers on one key, each its own pacer (300 payments each, 50/s, 20 ms away)', () => {
+	test.each(['on429', 'always', 'none'] as const)(
+		'the API saying its limit %s: within 1.10× the floor, at most 2.5 %% refused',
+		async (headers) => {
+			const api = new PacedApi({ limit: () => 50, latencyMs: 20, headers });
+			const results = await api.runs([
+				{ items: 300, concurrency: 50, process: 1 },
+				{ items: 300, concurrency: 50, process: 2 },
+			]);
+			const refused = results.reduce((sum, r) => sum + r.refused, 0);
+			const requests = results.reduce((sum, r) => sum + r.requests, 0);
+			expect(Math.max(...results.map((r) => r.timeMs)) / 12_040).toBeLessThanOrEqual(1.1);
+			expect(refused / requests).toBeLessThanOrEqual(0.025);
+		},
+	);
+});
+
+describe('a learned limit is a belief, not a ceiling', () => {
+	test.each([
+		['no rate headers', 'none', 4000],
+		['what remains said on every answer', 'always', 4000],
+	] as const)(
+		'learned while another sender used the key, it climbs back once the sender stops (%s)',
+		async (_name, headers, withinMs) => {
+			const api = new PacedApi({ limit: () => 50, latencyMs: 10, headers });
+			api.others(25, 0, 5000);
+			await api.runs([{ items: 600 }]);
+			expect(api.peakRate(0, 5000)).toBeLessThanOrEqual(50);
+			// From 5 s on the key is ours: the rate is back at 50 within `withinMs`.
+			const back = api.accepted.find((at) => at > 5000 && api.peakRate(at, at + 1000) >= 45);
+			expect(back).toBeDefined();
+			expect(back! - 5000).toBeLessThanOrEqual(withinMs);
+		},
+	);
+
+	test('halved and restored, the rate is back within 2 s of the restore', async () => {
+		const api = new PacedApi({ limit: (t) => (t >= 2000 && t < 6000 ? 25 : 50), latencyMs: 20 });
+		await api.runs([{ items: 500, concurrency: 50 }]);
+		const back = api.accepted.find((at) => at >= 6000 && api.peakRate(at, at + 1000) >= 45);
+		expect(back! - 6000).toBeLessThanOrEqual(2000);
+	});
+});
+
+describe('an API that says nothing of its limit (the spec shows no rate headers)', () => {
+	test.each([
+		[10, 20],
+		[10, 100],
+		[50, 20],
+		[50, 100],
+	])(
+		'%d/s, %d ms away: a later run is refused no more than 2 %% and takes at most 1.10× the floor',
+		async (limit, latencyMs) => {
+			const api = new PacedApi({ limit: () => limit, latencyMs, headers: 'none' });
+			await api.runs([{ items: 300, concurrency: 50 }]);
+			await api.idle(3000);
+			const [run] = await api.runs([{ items: 300, concurrency: 50 }]);
+			expect(run.refused / run.requests).toBeLessThanOrEqual(0.02);
+			expect(run.timeMs / ((300 * 1000) / limit + 2 * latencyMs)).toBeLessThanOrEqual(1.1);
+		},
+	);
+
+	test('a climb refused right after is undone, not taken for a drop of the limit', async () => {
+		const { clock, key, pacer } = keyAndRun();
+		for (let i = 0; i < 10; i++) pacer.answered((await pacer.nextStart())!, { kind: 'accepted' });
+		pacer.answered((await pacer.nextStart())!, { kind: 'throttled' }); // 10 taken: the limit is 10
+		expect(key.limit.rate).toBe(10);
+		clock.time += 3000;
+		// A window at 10, then one more is tried and goes through: the window's edge had room.
+		pacer.answered(await acceptUntilProbe(pacer), { kind: 'accepted' });
+		expect(key.limit.rate).toBe(11);
+		// ...but the next one over is refused, and then one within the 11 is too: back to 10, not
+		// down to 7 as for a drop.
+		let next = (await pacer.nextStart())!;
+		for (; next.probe; next = (await pacer.nextStart())!)
+			pacer.answered(next, { kind: 'throttled' });
+		pacer.answered(next, { kind: 'throttled' });
+		expect(key.limit.rate).toBe(10);
+		// And the next try at 11 waits longer than the first did.
+		const tried = clock.time;
+		const again = await acceptUntilProbe(pacer);
+		expect(again.at - tried).toBeGreaterThanOrEqual(4000);
+	});
+
+	test('a limit that drops before the first 429: returns aim at what the API took before', async () => {
+		const api = new PacedApi({ limit: (t) => (t >= 2000 && t < 4000 ? 25 : 50), latencyMs: 100 });
+		await api.runs([{ items: 400, concurrency: 50 }]); // 50 a second taken before the first 429
+		const back = api.accepted.find((at) => at >= 4000 && api.peakRate(at, at + 1000) >= 45);
+		expect(back! - 4000).toBeLessThanOrEqual(2000);
+	});
+});
