@@ -1,3 +1,5 @@
+import { jsonParse } from 'n8n-workflow';
+
 /** A message is one line: what happened and what to do. The API's words are cut to fit it. */
 export const MAX_MESSAGE_CHARS = 120;
 
@@ -11,14 +13,8 @@ export function clip(text: string, before: string | number = ''): string {
 export const MAX_DESCRIPTION_CHARS = 2000;
 
 /** The body as JSON, or undefined when it is not JSON. */
-export function parseJson(rawBody: string): unknown {
-	if (rawBody.trim() === '') return undefined;
-	try {
-		return JSON.parse(rawBody) as unknown;
-	} catch {
-		return undefined;
-	}
-}
+export const parseJson = (rawBody: string): unknown =>
+	rawBody.trim() === '' ? undefined : jsonParse(rawBody, { fallbackValue: () => undefined });
 
 /** A description's last words: what the API answered, as evidence. */
 export const answerEvidence = (status: number, rawBody: string, secrets: string[]) =>
