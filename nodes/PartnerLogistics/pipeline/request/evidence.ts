@@ -1,14 +1,5 @@
 import { jsonParse } from 'n8n-workflow';
 
-/** A message is one line: what happened and what to do. The API's words are cut to fit it. */
-export const MAX_MESSAGE_CHARS = 120;
-
-/** `text` cut with "…" to `room` characters (by default what a message leaves after `before`). */
-export function clip(text: string, before: string | number = ''): string {
-	const room = typeof before === 'number' ? before : MAX_MESSAGE_CHARS - before.length;
-	return text.length <= room ? text : `${text.slice(0, room - 1).trimEnd()}…`;
-}
-
 /** Error descriptions stay readable in the editor and in logs: the API's body is cut here. */
 export const MAX_DESCRIPTION_CHARS = 2000;
 

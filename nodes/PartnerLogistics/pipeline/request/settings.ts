@@ -8,7 +8,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import type { PacerSettings } from '../rateLimit';
-import { clip } from './evidence';
+import { clip } from './errors';
 import { NUMBER_OPTIONS } from './optionsForm';
 import type { RetryBudget } from './retry';
 import { CREDENTIAL_TYPE, transportOf, type Transport } from './transport';
