@@ -16,7 +16,8 @@ import { type Route, routeBodies } from './routes';
 import { type BenchStack, withBenchStack } from './stack';
 import { dryRunMissing, inputFieldsMissing, WORKFLOWS } from './workflows';
 
-const ITEMS = 1000;
+/** BENCH_ITEMS=10000: the same bench at ten times the items. */
+const ITEMS = Number(process.env.BENCH_ITEMS ?? 1000);
 /**
  * Timed rounds, each after a restart of n8n: first ours from expressions (the first run after n8n
  * started) and the fetch floor, a checked warm-up of the other n8n sides, then each side once, the

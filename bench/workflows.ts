@@ -125,11 +125,17 @@ export function dryRunMissing(): string | undefined {
 				'Run side did not run. `npm run build` on a commit that has it, and run the bench again.';
 }
 
-/** The route of each incoming item, one `{{ $json.… }}` expression per field. */
+/**
+ * The route of each incoming item, one `{{ $json.… }}` expression per field; with BENCH_PAREN=1,
+ * `{{ ($json.…) }}`, the same values from expressions that are not a bare field read (so the node
+ * evaluates them, in one call per item, instead of reading the field off the item).
+ */
+const fieldExpression = (field: string) =>
+	process.env.BENCH_PAREN ? `={{ ($json.${field}) }}` : `={{ $json.${field} }}`;
 export const quoteFromExpressions = {
 	resource: 'quote',
 	operation: 'create',
-	...Object.fromEntries(ROUTE_FIELDS.map((field) => [field, `={{ $json.${field} }}`])),
+	...Object.fromEntries(ROUTE_FIELDS.map((field) => [field, fieldExpression(field)])),
 	orderMode: 'SINGLE',
 };
 

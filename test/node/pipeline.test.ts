@@ -34,10 +34,11 @@ describe('transport safety', () => {
 			sandbox.admin.setFaults({ failNext: [{ kind: 'redirect', status, path: QUOTES }] });
 			const { error, items, requests } = await runAgainst(sandbox, quoteParameters);
 			expect(items).toEqual([]);
-			expect(error?.message).toMatch(
-				new RegExp(
-					`^The API answered with a redirect \\(${status}\\) to ${sandbox.redirectTarget.origin}/api/v1/partner-api/booking-quotes, not followed so the API key stays here`,
-				),
+			expect(error?.message).toBe(
+				`The API answered with a redirect (${status}), not followed so the API key stays here. Check the credential's Base URL.`,
+			);
+			expect(error?.description).toContain(
+				`It pointed to ${sandbox.redirectTarget.origin}/api/v1/partner-api/booking-quotes.`,
 			);
 			expect(requests).toHaveLength(1);
 			expect(sandbox.redirectTarget.requests()).toEqual([]);

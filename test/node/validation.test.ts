@@ -439,9 +439,10 @@ describe('Booking › Create checks the route against its quote', () => {
 			},
 			{ input: [quote] },
 		);
-		expect(error?.message).toMatch(
-			/^Item 1: Drop-Off Latitude \(dropoffLatitude\) differs from the route the quote was priced for \(quoted: 6.4474\)/,
+		expect(error?.message).toBe(
+			'Item 1: Drop-Off Latitude (dropoffLatitude) differs from the route the quote was priced for, got 6.5',
 		);
+		expect(error?.description).toMatch(/^Quoted: 6.4474\. A booking must repeat/);
 		expect(requests).toEqual([]);
 	});
 
@@ -475,6 +476,7 @@ describe('Booking › Create checks the route against its quote', () => {
 			{ input: [quote] },
 		);
 		expect(error?.message).toMatch(/Quote ID \(quoteId\) is not the quote of the input item/);
+		expect(error?.description).toMatch(/^The input item is quote qt_/);
 	});
 });
 

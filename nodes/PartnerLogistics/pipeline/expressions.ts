@@ -40,8 +40,8 @@ export function expressionLeaves(
 	}
 	if (!value || typeof value !== 'object') return [];
 	const leaves: ExpressionLeaf[] = [];
-	for (const [key, child] of Object.entries(value)) {
-		const found = expressionLeaves(child, [...path, Array.isArray(value) ? Number(key) : key]);
+	for (const [step, child] of Object.entries(value)) {
+		const found = expressionLeaves(child, [...path, Array.isArray(value) ? Number(step) : step]);
 		if (!found) return undefined;
 		leaves.push(...found);
 	}
@@ -98,7 +98,7 @@ export function withValues(stored: unknown, leaves: ExpressionLeaf[], values: un
 	const copy = deepCopy(stored as object) as Record<string | number, unknown>;
 	leaves.forEach(({ path }, index) => {
 		let parent = copy;
-		for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+		for (const step of path.slice(0, -1)) parent = parent[step] as Record<string | number, unknown>;
 		parent[path[path.length - 1]] = values[index];
 	});
 	return copy;

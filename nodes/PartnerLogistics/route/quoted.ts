@@ -65,7 +65,8 @@ export function bookingCheck(body: IDataObject, input: BodyInput): Problem | und
 			return {
 				field: 'quoteId',
 				value: quoteId,
-				rule: `is not the quote of the input item (${String(item.quoteId)}), whose route would be sent`,
+				rule: 'is not the quote of the input item, whose route would be sent',
+				hint: `The input item is quote ${String(item.quoteId)}.`,
 			};
 		}
 	} else if (quoted && sameQuote) {

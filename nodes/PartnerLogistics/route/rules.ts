@@ -170,7 +170,7 @@ export function routeMismatch(booking: IDataObject, quoted: IDataObject): Proble
 	return {
 		field,
 		value: sent[field],
-		rule: `differs from the route the quote was priced for (quoted: ${JSON.stringify(priced[field]) ?? 'not set'})`,
-		hint: "A booking must repeat its quote's route.",
+		rule: 'differs from the route the quote was priced for',
+		hint: `Quoted: ${JSON.stringify(priced[field]) ?? 'not set'}. A booking must repeat its quote's route.`,
 	};
 }

@@ -190,7 +190,9 @@ describe('routeMismatch', () => {
 			{ ...home },
 		);
 		expect(problem?.field).toBe('dropoffMethod');
-		expect(problem?.rule).toContain('(quoted: "HOME_DELIVERY")');
+		expect(problem?.hint).toBe(
+			'Quoted: "HOME_DELIVERY". A booking must repeat its quote\'s route.',
+		);
 	});
 });
 

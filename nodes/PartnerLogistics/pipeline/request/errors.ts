@@ -5,30 +5,30 @@ import { TIMEOUT_FAULTS } from './retry';
 import type { ApiResponse } from './transport';
 
 /** What the user reads when a request fails: what to do in a line, then why and the evidence. */
-export interface ApiErrorText {
-	message: string;
-	description: string;
-}
+export type ApiErrorText = Record<'message' | 'description', string>;
 
 /** A message is one line: what happened and what to do. The API's words are cut to fit it. */
 export const MAX_MESSAGE_CHARS = 120;
+
+/** `text` cut with "…" to `room` characters (by default what a message leaves after `before`). */
+export function clip(text: string, before: string | number = ''): string {
+	const room = typeof before === 'number' ? before : MAX_MESSAGE_CHARS - before.length;
+	return text.length <= room ? text : `${text.slice(0, room - 1).trimEnd()}…`;
+}
 
 /** Why a request ended without a usable answer, for a caller that words it its own way. */
 export type Failure =
 	| { kind: 'answer' | 'unexpected'; response: ApiResponse }
 	| { kind: 'fault'; code: string; timeoutMs: number; unreachable: boolean };
 
-/** What a message may name besides the status: a 403's capability, what a key stands for. */
-export interface ErrorContext {
-	capability?: string;
-	referent?: string;
-}
-
-/** An error status's words: the spec shows no error body, so any JSON's usual fields are read. */
+/**
+ * An error status's words, naming a 403's capability and what a 409's key stands for. The spec
+ * shows no error body, so any JSON's usual fields are read.
+ */
 export function describeApiError(
 	status: number,
 	rawBody: string,
-	{ capability, referent }: ErrorContext,
+	{ capability, referent }: { capability?: string; referent?: string },
 	secrets: string[] = [],
 ): ApiErrorText {
 	const { apiMessage = '', field } = readErrorFields(parseJson(rawBody));
@@ -103,12 +103,11 @@ const MIN_SAID_CHARS = 20;
 function fitted(message: (said: string) => string, said: string): string {
 	const room = MAX_MESSAGE_CHARS - message('').length - 2;
 	if (said === '' || room < MIN_SAID_CHARS) return message('');
-	if (said.length <= room) return message(`: ${said}`);
-	return message(`: ${said.slice(0, room - 1).trimEnd()}…`).replace('….', '…');
+	return message(`: ${clip(said, room)}`).replace('….', '…');
 }
 
 /** A 409 for a key the execution this one retries sent with another body: the item was changed. */
-export function describeKeyHeldForOtherBody(
+export function describeIdempotencyKeyHeld(
 	rawBody: string,
 	secrets: string[],
 	referent?: string,
@@ -128,13 +127,13 @@ export function describeKeyHeldForOtherBody(
 /** A 3xx is never followed: the API key must not travel to wherever the Location points. */
 export function describeRedirect(status: number, location: string | undefined): ApiErrorText {
 	return {
-		message: `The API answered with ${redirectWords(status, location)}. Check the credential's Base URL.`,
-		description: 'A Base URL with http instead of https, or without /api/v1, answers like this.',
+		message: `The API answered with a redirect (${status}), not followed so the API key stays here. Check the credential's Base URL.`,
+		description: `It pointed to ${where(location)}. A Base URL with http instead of https, or without /api/v1, answers like this.`,
 	};
 }
 
-const redirectWords = (status: number, location: string | undefined) =>
-	`a redirect (${status}) to ${location ? safeLocation(location) : '(no Location header)'}, not followed so the API key stays here`;
+const where = (location: string | undefined) =>
+	location ? safeLocation(location) : '(no Location header)';
 
 /** A 2xx whose body is not the JSON the operation expects (an HTML page, an empty answer). */
 export function describeUnexpectedBody(
@@ -210,7 +209,7 @@ export function describeFailure(failure: Failure): string {
 	}
 	const { status, body, headers } = failure.response;
 	if (failure.kind === 'answer' && status >= 300 && status < 400) {
-		return redirectWords(status, headers.location);
+		return `a redirect (${status}) to ${where(headers.location)}, not followed so the API key stays here`;
 	}
 	return failure.kind === 'unexpected' && body.trim() === '' ? 'an empty answer' : evidence(body);
 }

@@ -1,15 +1,11 @@
+import { jsonParse } from 'n8n-workflow';
+
 /** Error descriptions stay readable in the editor and in logs: the API's body is cut here. */
 export const MAX_DESCRIPTION_CHARS = 2000;
 
 /** The body as JSON, or undefined when it is not JSON. */
-export function parseJson(rawBody: string): unknown {
-	if (rawBody.trim() === '') return undefined;
-	try {
-		return JSON.parse(rawBody) as unknown;
-	} catch {
-		return undefined;
-	}
-}
+export const parseJson = (rawBody: string): unknown =>
+	rawBody.trim() === '' ? undefined : jsonParse(rawBody, { fallbackValue: () => undefined });
 
 /** A description's last words: what the API answered, as evidence. */
 export const answerEvidence = (status: number, rawBody: string, secrets: string[]) =>

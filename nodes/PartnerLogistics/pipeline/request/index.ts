@@ -12,7 +12,7 @@ import { runPacer } from '../rateLimit';
 import { Deadlines } from './answerBounds';
 import { editorSettings, readPollSettings, readRunSettings, type RunSettings } from './settings';
 import type { Failure } from './errors';
-import { answerEvidence, redact } from './evidence';
+import { answerEvidence } from './evidence';
 import { apiError, expectJson, sendRequest, sleeper, type ItemRequest, type Sending } from './send';
 import {
 	authenticatedSender,
@@ -113,12 +113,6 @@ function session(
 				message,
 				description: `${why} ${answerEvidence(response.status, response.body, settings.secrets)}`,
 			}),
-		preview: async (request) => {
-			const preview = await previewRequest(settings.transport, request);
-			for (const [name, value] of Object.entries(preview.headers)) {
-				preview.headers[name] = redact(String(value), settings.secrets);
-			}
-			return preview;
-		},
+		preview: async (request) => await previewRequest(settings.transport, request, settings.secrets),
 	};
 }

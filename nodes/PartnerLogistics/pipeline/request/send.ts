@@ -6,7 +6,7 @@ import { rateHeadersOf, type RunPacer } from '../rateLimit';
 import {
 	describeApiError,
 	describeFault,
-	describeKeyHeldForOtherBody,
+	describeIdempotencyKeyHeld,
 	describeLongRetryAfter,
 	describeRedirect,
 	describeUnexpectedBody,
@@ -67,7 +67,10 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 			if (start) pacer.answered(start, { kind: 'failed' });
 			throw cancelled(run);
 		}
-		if (!start) throw apiError(run, undefined, tooLongToWait(run, pacer.blockedUntil));
+		if (!start) {
+			const waitMs = (pacer.blockedUntil ?? Date.now()) - Date.now();
+			throw apiError(run, undefined, longWait(run, waitMs, settings.pacer.patienceMs ?? 0));
+		}
 		const exchange = await sendApiRequest(run.send, settings.transport, request, run.deadlines);
 		const response = 'response' in exchange ? exchange.response : undefined;
 		const decision =
@@ -108,11 +111,9 @@ function outcomeOf(exchange: Exchange): Outcome {
 	return { kind: 'status', status, retryAfter: headers['retry-after'] };
 }
 
-/** A start that could not come within the patience of an agent's tool call. */
-function tooLongToWait({ settings }: Sending, until = Date.now()): ApiErrorText {
-	const { patienceMs = 0 } = settings.pacer;
-	return describeLongRetryAfter(until - Date.now(), patienceMs, { toolCall: settings.toolCall });
-}
+/** A wait (the pacer's, or a Retry-After) longer than the node's patience: when to try again. */
+const longWait = ({ settings }: Sending, waitMs: number, patienceMs: number) =>
+	describeLongRetryAfter(waitMs, patienceMs, { toolCall: settings.toolCall });
 
 function failureText(
 	run: Sending,
@@ -131,14 +132,12 @@ function failureText(
 	}
 	const { response } = exchange;
 	if (decision.reason === 'retry-after-too-long') {
-		const { budget, toolCall } = settings;
-		const { patienceMs = MAX_RETRY_DELAY_MS } = budget;
-		return describeLongRetryAfter(decision.waitMs ?? 0, patienceMs, { toolCall });
+		return longWait(run, decision.waitMs ?? 0, settings.budget.patienceMs ?? MAX_RETRY_DELAY_MS);
 	}
 	const context = { capability: run.capability, referent: request.referent };
 	const text =
 		response.status === 409 && request.keyHeldForOtherBody
-			? describeKeyHeldForOtherBody(response.body, settings.secrets, request.referent)
+			? describeIdempotencyKeyHeld(response.body, settings.secrets, request.referent)
 			: response.status >= 300 && response.status < 400
 				? describeRedirect(response.status, response.headers.location)
 				: describeApiError(response.status, response.body, context, settings.secrets);

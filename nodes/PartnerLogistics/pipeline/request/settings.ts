@@ -8,20 +8,18 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import type { PacerSettings } from '../rateLimit';
+import { clip } from './errors';
 import { NUMBER_OPTIONS } from './optionsForm';
 import type { RetryBudget } from './retry';
 import { CREDENTIAL_TYPE, transportOf, type Transport } from './transport';
 
-/** When n8n's Settings › Request Options › Timeout is not set. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
 /**
  * The longest an agent's tool call waits for the API's limit, its user waiting too: n8n clamps a
  * tool's Retry On Fail to 5 s (n8n-core makeHandleToolInvocation). Then it says when to retry.
  */
-export const TOOL_CALL_PATIENCE_MS = 5000;
-
-/** The whole-number Options the pipeline reads, by name. */
-type NumberOption = keyof typeof NUMBER_OPTIONS;
+const TOOL_CALL_PATIENCE_MS = 5000;
+/** How long the editor waits for the API: a user is looking at a dropdown or a dialog. */
+const EDITOR_TIMEOUT_MS = 15_000;
 
 export interface RunSettings {
 	budget: RetryBudget;
@@ -35,14 +33,16 @@ export interface RunSettings {
 
 /** A run's settings, read once: item 0's Options (as n8n batches), Request Options, credential. */
 export async function readRunSettings(context: IExecuteFunctions): Promise<RunSettings> {
-	const settings = await runSettingsFrom(context, (name, fallback) =>
+	const settings = await settingsOf(context, (name, fallback) =>
 		context.getNodeParameter(name, 0, fallback),
 	);
 	if (!isToolCall(context)) return settings;
+	const patienceMs = TOOL_CALL_PATIENCE_MS;
+	const { budget, pacer } = settings;
 	return {
 		...settings,
-		budget: { ...settings.budget, patienceMs: TOOL_CALL_PATIENCE_MS },
-		pacer: { ...settings.pacer, patienceMs: TOOL_CALL_PATIENCE_MS },
+		budget: { ...budget, patienceMs },
+		pacer: { ...pacer, patienceMs },
 		toolCall: true,
 	};
 }
@@ -63,28 +63,30 @@ function isToolCall(context: IExecuteFunctions): boolean {
 
 /** A poll's settings. A timed-out read is not retried: the next poll is its retry. */
 export async function readPollSettings(context: IPollFunctions): Promise<RunSettings> {
-	const settings = await runSettingsFrom(context, (name, fallback) =>
+	const settings = await settingsOf(context, (name, fallback) =>
 		context.getNodeParameter(name, fallback),
 	);
 	return { ...settings, budget: { ...settings.budget, retryTimeouts: false } };
 }
 
 /** The settings from a node's parameters (`read`, a fallback when unset) and its credential. */
-async function runSettingsFrom(
+async function settingsOf(
 	context: Pick<IPollFunctions, 'getNode' | 'getCredentials'>,
 	read: (name: string, fallback: unknown) => unknown,
 ): Promise<RunSettings> {
-	const node = context.getNode();
-	const option = (name: NumberOption) => {
+	const option = (name: keyof typeof NUMBER_OPTIONS) => {
 		const { displayName, default: fallback, typeOptions } = NUMBER_OPTIONS[name];
 		const { minValue: min, maxValue: max } = typeOptions;
 		const value = read(`options.${name}`, fallback);
 		const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-		if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
-			const message = `Options › ${displayName} (${name}) must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`;
-			throw new NodeOperationError(node, message);
+		if (typeof number === 'number' && Number.isInteger(number) && number >= min && number <= max) {
+			return number;
 		}
-		return number;
+		const rule = `Options › ${displayName} (${name}) must be a whole number from ${min} to ${max}, got `;
+		throw new NodeOperationError(
+			context.getNode(),
+			rule + clip(String(JSON.stringify(value)), rule),
+		);
 	};
 	const requestOptions = (read('requestOptions', {}) ?? {}) as IDataObject;
 	const batch = ((requestOptions.batching as IDataObject | undefined)?.batch ?? {}) as IDataObject;
@@ -100,8 +102,9 @@ async function runSettingsFrom(
 					? { size: Math.max(1, Number(batch.batchSize)), intervalMs: Number(batch.batchInterval) }
 					: undefined,
 		},
+		// n8n's Settings › Request Options › Timeout, 30 s when it is not set.
 		transport: transportOf(credentials, {
-			timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : DEFAULT_TIMEOUT_MS,
+			timeoutMs: Number.isFinite(timeout) && timeout > 0 ? timeout : 30_000,
 			proxy: parseProxy(requestOptions.proxy),
 			skipSslCertificateValidation: requestOptions.allowUnauthorizedCerts === true,
 		}),
@@ -109,15 +112,12 @@ async function runSettingsFrom(
 	};
 }
 
-/** How long the editor waits for the API: a user is looking at a dropdown or a dialog. */
-export const EDITOR_TIMEOUT_MS = 15_000;
-
 /** The editor's requests: one at a time within EDITOR_TIMEOUT_MS; the Test button's not retried. */
 export function editorSettings(
 	credentials: ICredentialDataDecryptedObject,
 	use: 'picker' | 'credentialTest',
 ): RunSettings {
-	const fallback = (name: NumberOption) =>
+	const fallback = (name: keyof typeof NUMBER_OPTIONS) =>
 		use === 'credentialTest' ? 0 : NUMBER_OPTIONS[name].default;
 	return {
 		budget: {

@@ -11,6 +11,7 @@ import type {
 
 import { PartnerLogisticsApi } from '../../../../credentials/PartnerLogisticsApi.credentials';
 import { AnswerTooLarge, Deadlines, readBoundedBody } from './answerBounds';
+import { redact } from './evidence';
 
 export const CREDENTIAL_TYPE = 'partnerLogisticsApi';
 const credential = new PartnerLogisticsApi();
@@ -160,10 +161,14 @@ function requestOptions(transport: Transport, request: ApiRequest): IHttpRequest
 	};
 }
 
-/** What `sendApiRequest` would send, nothing sent: the URL as n8n encodes it, the key signed in. */
-export async function previewRequest(transport: Transport, request: ApiRequest) {
+/** What `sendApiRequest` would send, nothing sent: the URL as n8n encodes it, `secrets` masked. */
+export async function previewRequest(transport: Transport, request: ApiRequest, secrets: string[]) {
 	const options = requestOptions(transport, request);
 	const { headers = {} } = await credential.authenticate(transport.credentials, options);
+	const masked = Object.entries(headers).map(([name, value]) => [
+		name,
+		redact(String(value), secrets),
+	]);
 	const query = Object.entries(request.qs ?? {})
 		.filter(([, value]) => value !== undefined && value !== null)
 		.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`)
@@ -171,7 +176,7 @@ export async function previewRequest(transport: Transport, request: ApiRequest) 
 	return {
 		method: request.method,
 		url: `${transport.baseUrl}${request.url}${query ? `?${query}` : ''}`,
-		headers: headers as IDataObject,
+		headers: Object.fromEntries(masked) as IDataObject,
 		...(request.body && { body: request.body }),
 	};
 }

@@ -1,7 +1,6 @@
 import { idField } from '../../descriptions/fields';
 import type { OperationSpec } from '../../pipeline/operation';
 import { bookingBody, bookingCheck } from '../../route/quoted';
-import { externalReference } from '../../route/reference';
 import { directRouteFields } from '../../route/routeSource';
 
 export const bookingCreate: OperationSpec = {
@@ -21,5 +20,4 @@ export const bookingCreate: OperationSpec = {
 	body: bookingBody,
 	referent: ['quoteId'],
 	check: bookingCheck,
-	reference: externalReference,
 };

@@ -1,7 +1,6 @@
 import { additionalFields, extraBodyField, idField } from '../../descriptions/fields';
 import { paymentBody, paymentCheck, paymentFields } from '../../payment/initiation';
 import type { OperationSpec } from '../../pipeline/operation';
-import { externalReference } from '../../route/reference';
 
 /** Direct bookings are paid with a saved card only. */
 const kind = { credit: false, stage: false };
@@ -21,5 +20,4 @@ export const bookingPay: OperationSpec = {
 	body: paymentBody(kind),
 	referent: ['bookingId'],
 	check: paymentCheck(kind),
-	reference: externalReference,
 };

@@ -1,6 +1,5 @@
 import { INFERRED_PATH } from '../../descriptions/fields';
 import type { OperationSpec } from '../../pipeline/operation';
-import { externalReference } from '../../route/reference';
 import { extraBodyOnly, quotationId, quotationPath } from './fields';
 
 export const haulageQuotationAccept: OperationSpec = {
@@ -13,5 +12,4 @@ export const haulageQuotationAccept: OperationSpec = {
 	path: `${quotationPath}/accept`,
 	body: () => ({}),
 	referent: ['quotationId'],
-	reference: externalReference,
 };

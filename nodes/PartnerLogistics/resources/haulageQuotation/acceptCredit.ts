@@ -1,7 +1,6 @@
 import { INFERRED_PATH } from '../../descriptions/fields';
 import { noPaymentDetails } from '../../payment/initiation';
 import type { OperationSpec } from '../../pipeline/operation';
-import { externalReference } from '../../route/reference';
 import { extraBodyOnly, quotationId, quotationPath } from './fields';
 
 export const haulageQuotationAcceptCredit: OperationSpec = {
@@ -16,5 +15,4 @@ export const haulageQuotationAcceptCredit: OperationSpec = {
 	body: () => ({}),
 	referent: ['quotationId'],
 	check: noPaymentDetails,
-	reference: externalReference,
 };

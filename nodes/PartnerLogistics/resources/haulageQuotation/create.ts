@@ -1,7 +1,6 @@
 import { INFERRED_PATH } from '../../descriptions/fields';
 import type { OperationSpec } from '../../pipeline/operation';
 import { jsonObject, required } from '../../pipeline/problem';
-import { externalReference } from '../../route/reference';
 
 export const haulageQuotationCreate: OperationSpec = {
 	name: 'Create',
@@ -25,5 +24,4 @@ export const haulageQuotationCreate: OperationSpec = {
 	path: '/partner-api/haulage/quotations',
 	body: ({ read }) => jsonObject(read('shipmentDetails'), 'shipmentDetails'),
 	check: (body) => (Object.keys(body).length ? undefined : required('shipmentDetails', '{}')),
-	reference: externalReference,
 };

@@ -1,6 +1,5 @@
 import { INFERRED_PATH } from '../../descriptions/fields';
 import type { OperationSpec } from '../../pipeline/operation';
-import { externalReference } from '../../route/reference';
 import { extraBodyOnly, quotationId, quotationPath } from './fields';
 
 export const haulageQuotationDecline: OperationSpec = {
@@ -13,5 +12,4 @@ export const haulageQuotationDecline: OperationSpec = {
 	path: `${quotationPath}/decline`,
 	body: () => ({}),
 	referent: ['quotationId'],
-	reference: externalReference,
 };

@@ -1,6 +1,5 @@
 import { INFERRED_PATH } from '../../descriptions/fields';
 import type { OperationSpec } from '../../pipeline/operation';
-import { externalReference } from '../../route/reference';
 import { quotationId, quotationPath } from './fields';
 
 export const haulageQuotationGet: OperationSpec = {
@@ -11,5 +10,4 @@ export const haulageQuotationGet: OperationSpec = {
 	fields: [quotationId],
 	method: 'GET',
 	path: quotationPath,
-	reference: externalReference,
 };

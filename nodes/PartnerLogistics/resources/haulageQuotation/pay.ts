@@ -1,6 +1,5 @@
 import { paymentBody, paymentCheck, paymentFields } from '../../payment/initiation';
 import type { OperationSpec } from '../../pipeline/operation';
-import { externalReference } from '../../route/reference';
 import { quotationId, quotationPath } from './fields';
 
 /** A HAUL quotation is paid with a saved card, or on credit where it was issued so, by stage. */
@@ -18,5 +17,4 @@ export const haulageQuotationPay: OperationSpec = {
 	body: paymentBody(kind),
 	referent: ['quotationId', 'paymentStage'],
 	check: paymentCheck(kind),
-	reference: externalReference,
 };

@@ -1,6 +1,5 @@
 import { idField } from '../../descriptions/fields';
 import type { OperationSpec } from '../../pipeline/operation';
-import { externalReference } from '../../route/reference';
 
 export const paymentGet: OperationSpec = {
 	name: 'Get',
@@ -19,5 +18,4 @@ export const paymentGet: OperationSpec = {
 	],
 	method: 'GET',
 	path: '/partner-api/payments/{reference}',
-	reference: externalReference,
 };

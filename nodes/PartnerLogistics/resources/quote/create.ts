@@ -1,6 +1,5 @@
 import type { OperationSpec } from '../../pipeline/operation';
 import { quoteBody, withQuotedRoute } from '../../route/quoted';
-import { externalReference } from '../../route/reference';
 import { validateRoute } from '../../route/rules';
 import { directRouteFields } from '../../route/routeSource';
 
@@ -17,5 +16,4 @@ export const quoteCreate: OperationSpec = {
 	check: validateRoute,
 	requires: 'quoteId',
 	output: withQuotedRoute,
-	reference: externalReference,
 };

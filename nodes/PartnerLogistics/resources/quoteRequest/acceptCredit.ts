@@ -1,7 +1,6 @@
 import { additionalFields, extraBodyField } from '../../descriptions/fields';
 import { noPaymentDetails } from '../../payment/initiation';
 import type { OperationSpec } from '../../pipeline/operation';
-import { externalReference } from '../../route/reference';
 import { quoteRequestId, quoteRequestPath } from './fields';
 
 export const quoteRequestAcceptCredit: OperationSpec = {
@@ -17,5 +16,4 @@ export const quoteRequestAcceptCredit: OperationSpec = {
 	body: () => ({}),
 	referent: ['quoteRequestId'],
 	check: noPaymentDetails,
-	reference: externalReference,
 };

@@ -1,6 +1,5 @@
 import type { OperationSpec } from '../../pipeline/operation';
 import { goBulkBody, goBulkCheck, goBulkFields } from '../../route/goBulk';
-import { externalReference } from '../../route/reference';
 
 export const quoteRequestCreate: OperationSpec = {
 	name: 'Create',
@@ -12,5 +11,4 @@ export const quoteRequestCreate: OperationSpec = {
 	path: '/partner-api/quote-requests',
 	body: goBulkBody,
 	check: goBulkCheck,
-	reference: externalReference,
 };

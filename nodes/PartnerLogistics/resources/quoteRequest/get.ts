@@ -1,6 +1,5 @@
 import { INFERRED_PATH } from '../../descriptions/fields';
 import type { OperationSpec } from '../../pipeline/operation';
-import { externalReference } from '../../route/reference';
 import { quoteRequestId, quoteRequestPath } from './fields';
 
 export const quoteRequestGet: OperationSpec = {
@@ -11,5 +10,4 @@ export const quoteRequestGet: OperationSpec = {
 	fields: [quoteRequestId],
 	method: 'GET',
 	path: quoteRequestPath,
-	reference: externalReference,
 };

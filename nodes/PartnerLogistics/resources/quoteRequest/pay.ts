@@ -1,6 +1,5 @@
 import { paymentBody, paymentCheck, paymentFields } from '../../payment/initiation';
 import type { OperationSpec } from '../../pipeline/operation';
-import { externalReference } from '../../route/reference';
 import { quoteRequestId, quoteRequestPath } from './fields';
 
 /** A GO_BULK quotation is paid with a saved card, or on credit where it was issued so. */
@@ -18,5 +17,4 @@ export const quoteRequestPay: OperationSpec = {
 	body: paymentBody(kind),
 	referent: ['quoteRequestId'],
 	check: paymentCheck(kind),
-	reference: externalReference,
 };

@@ -1,5 +1,4 @@
 import type { OperationSpec } from '../../pipeline/operation';
-import { externalReference } from '../../route/reference';
 import { casePath, caseText } from './fields';
 
 export const supportCaseAddComment: OperationSpec = {
@@ -17,5 +16,4 @@ export const supportCaseAddComment: OperationSpec = {
 	),
 	method: 'POST',
 	path: `${casePath}/comments`,
-	reference: externalReference,
 };

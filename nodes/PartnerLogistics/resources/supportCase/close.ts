@@ -1,5 +1,4 @@
 import type { OperationSpec } from '../../pipeline/operation';
-import { externalReference } from '../../route/reference';
 import { casePath, caseText } from './fields';
 
 export const supportCaseClose: OperationSpec = {
@@ -11,5 +10,4 @@ export const supportCaseClose: OperationSpec = {
 	...caseText('note', 'Note', 'Why the case is closed', 'e.g. Parcel found and delivered'),
 	method: 'POST',
 	path: `${casePath}/close`,
-	reference: externalReference,
 };

@@ -3,7 +3,6 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { additionalFields } from '../../descriptions/fields';
 import type { BodyInput, OperationSpec } from '../../pipeline/operation';
 import { compact } from '../../pipeline/problem';
-import { externalReference } from '../../route/reference';
 
 /** Values the spec names for open enumerations: the default, with any other value accepted. */
 const knownValue = (value: string) =>
@@ -127,5 +126,4 @@ export const supportCaseCreate: OperationSpec = {
 	method: 'POST',
 	path: '/partner-api/support-cases',
 	body: supportCaseBody,
-	reference: externalReference,
 };

@@ -1,6 +1,5 @@
 import { INFERRED_PATH } from '../../descriptions/fields';
 import type { OperationSpec } from '../../pipeline/operation';
-import { externalReference } from '../../route/reference';
 import { caseId, casePath } from './fields';
 
 export const supportCaseGet: OperationSpec = {
@@ -12,5 +11,4 @@ export const supportCaseGet: OperationSpec = {
 	fields: [caseId],
 	method: 'GET',
 	path: casePath,
-	reference: externalReference,
 };

@@ -1,5 +1,4 @@
 import type { OperationSpec } from '../../pipeline/operation';
-import { externalReference } from '../../route/reference';
 import { casePath, caseText } from './fields';
 
 export const supportCaseReopen: OperationSpec = {
@@ -11,5 +10,4 @@ export const supportCaseReopen: OperationSpec = {
 	...caseText('reason', 'Reason', 'Why the case is reopened', 'e.g. The parcel arrived damaged'),
 	method: 'POST',
 	path: `${casePath}/reopen`,
-	reference: externalReference,
 };

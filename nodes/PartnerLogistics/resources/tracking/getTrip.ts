@@ -1,6 +1,5 @@
 import { idField } from '../../descriptions/fields';
 import type { OperationSpec } from '../../pipeline/operation';
-import { externalReference } from '../../route/reference';
 
 export const trackingGetTrip: OperationSpec = {
 	name: 'Get Trip',
@@ -11,5 +10,4 @@ export const trackingGetTrip: OperationSpec = {
 	fields: [idField('tripId', 'Trip ID', 'The haulage trip', 'trip_123')],
 	method: 'GET',
 	path: '/partner-api/haulage/trips/{tripId}',
-	reference: externalReference,
 };

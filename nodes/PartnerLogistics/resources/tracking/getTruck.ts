@@ -1,6 +1,5 @@
 import { idField } from '../../descriptions/fields';
 import type { OperationSpec } from '../../pipeline/operation';
-import { externalReference } from '../../route/reference';
 
 export const trackingGetTruck: OperationSpec = {
 	name: 'Get Truck',
@@ -18,5 +17,4 @@ export const trackingGetTruck: OperationSpec = {
 	],
 	method: 'GET',
 	path: '/partner-api/haulage/tracking/trucks/{assignmentId}',
-	reference: externalReference,
 };

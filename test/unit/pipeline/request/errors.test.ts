@@ -78,9 +78,12 @@ test('evidence is capped, and secrets are redacted wherever they appear', () => 
 });
 
 test('a redirect names where it pointed, without query or credentials', () => {
-	const { message } = describeRedirect(302, 'https://user:pw@evil.example/login?token=abc');
-	expect(message).toContain('https://evil.example/login');
-	expect(message).not.toMatch(/token|pw/);
+	const { message, description } = describeRedirect(
+		302,
+		'https://user:pw@evil.example/login?token=abc',
+	);
+	expect(description).toContain('It pointed to https://evil.example/login.');
+	expect(`${message} ${description}`).not.toMatch(/token|pw/);
 	expect(message).toMatch(/not followed so the API key stays here/);
 });
 
