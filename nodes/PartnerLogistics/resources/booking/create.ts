@@ -20,6 +20,7 @@ export const bookingCreate: OperationSpec = {
 	path: '/partner-api/bookings',
 	body: bookingBody,
 	referent: ['quoteId'],
+	answers: ['bookingId'],
 	check: bookingCheck,
 	reference: externalReference,
 };

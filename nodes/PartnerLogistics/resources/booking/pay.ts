@@ -20,6 +20,7 @@ export const bookingPay: OperationSpec = {
 	path: '/partner-api/bookings/{bookingId}/payment',
 	body: paymentBody(kind),
 	referent: ['bookingId'],
+	answers: ['reference'],
 	check: paymentCheck(kind),
 	reference: externalReference,
 };

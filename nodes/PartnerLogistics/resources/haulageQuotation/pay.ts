@@ -17,6 +17,7 @@ export const haulageQuotationPay: OperationSpec = {
 	path: `${quotationPath}/payment`,
 	body: paymentBody(kind),
 	referent: ['quotationId', 'paymentStage'],
+	answers: ['reference'],
 	check: paymentCheck(kind),
 	reference: externalReference,
 };

@@ -16,6 +16,7 @@ export const quoteCreate: OperationSpec = {
 	body: quoteBody,
 	check: validateRoute,
 	requires: 'quoteId',
+	answers: ['quoteId'],
 	output: withQuotedRoute,
 	reference: externalReference,
 };

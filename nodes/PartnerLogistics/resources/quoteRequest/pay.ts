@@ -17,6 +17,7 @@ export const quoteRequestPay: OperationSpec = {
 	path: `${quoteRequestPath}/payment`,
 	body: paymentBody(kind),
 	referent: ['quoteRequestId'],
+	answers: ['reference'],
 	check: paymentCheck(kind),
 	reference: externalReference,
 };

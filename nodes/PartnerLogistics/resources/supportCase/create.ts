@@ -126,6 +126,7 @@ export const supportCaseCreate: OperationSpec = {
 	fields,
 	method: 'POST',
 	path: '/partner-api/support-cases',
+	answers: ['caseId'],
 	body: supportCaseBody,
 	reference: externalReference,
 };
