@@ -238,6 +238,7 @@ async function main() {
 		[WORKFLOW_IDS.subflowBook, 'the sub-workflow that books (active)'],
 		[WORKFLOW_IDS.payBookings, 'pay the bookings listed: run it twice, pay once'],
 		[WORKFLOW_IDS.dryRunBatch, 'preview a batch with Dry Run, then send it (active)'],
+		[WORKFLOW_IDS.dryRunLeftovers, 'a Dry Run preview is never sent: three ways it is refused'],
 		[WORKFLOW_IDS.multiStop, 'multi-stop CLICK delivery'],
 		[WORKFLOW_IDS.bookingTypedIn, 'book with the route typed in'],
 		[WORKFLOW_IDS.quotationAnswers, 'accept credit terms or decline a quotation'],

@@ -10,8 +10,11 @@ import type { SandboxAdmin, SandboxInfo } from './sandbox';
 // What a dry-run.e2e.ts test needs of it: posting a batch, and a preview and a logged request
 // put side by side.
 
-/** The node each `step` of a batch goes to. */
+/** The nodes of the `chain` step, in order: each row quoted, its quote booked, the booking paid. */
+export const CHAIN_NODES = { quote: 'Quote', book: 'Book', pay: 'Pay' } as const;
+/** The node each `step` of a batch goes to (the chain's first). */
 export const STEP_NODES = {
+	chain: CHAIN_NODES.quote,
 	quote: 'Quote each row',
 	quoteByExpressions: 'Quote each row by expressions',
 	book: 'Book each quote',
@@ -28,15 +31,23 @@ export interface Batch {
 	rows: Row[];
 }
 
-/** A dry run's item: the request the row would send. */
+/**
+ * A dry run's item: the request the row would send (`request` is "POST <url>"), a note that nothing
+ * was sent, then the stand-ins for the ids the answer would carry (a quote's `quoteId`, …).
+ */
 export interface Preview {
-	dryRun: true;
-	method: string;
-	url: string;
-	headers: Record<string, string>;
+	request: string;
 	body?: Record<string, unknown>;
 	idempotencyKey?: string;
-	idempotencyKeyMadeOf?: string;
+	dryRun: string;
+	headers: Record<string, string>;
+	[standIn: string]: unknown;
+}
+
+/** The method and URL of a preview's `request`. */
+export function requestLine(preview: Preview): { method: string; url: string } {
+	const space = preview.request.indexOf(' ');
+	return { method: preview.request.slice(0, space), url: preview.request.slice(space + 1) };
 }
 
 /** The sample batch the workflow previews on Execute workflow, as the fixture holds it. */
@@ -124,8 +135,7 @@ export interface Wire {
 export function wireOfPreview(preview: Preview, withKey: boolean): Wire {
 	const body = preview.body === undefined ? undefined : JSON.stringify(preview.body);
 	return {
-		method: preview.method,
-		url: preview.url,
+		...requestLine(preview),
 		body,
 		contentLength: body === undefined ? undefined : String(Buffer.byteLength(body)),
 		...(withKey ? { idempotencyKey: preview.headers['Idempotency-Key'] } : {}),
