@@ -212,7 +212,7 @@ async function main() {
 	});
 	const dryRunBatch = JSON.stringify({
 		dryRun: true,
-		step: 'quote',
+		step: 'chain',
 		rows: [
 			{
 				serviceType: 'CLICK',
@@ -293,7 +293,8 @@ ${samples.map(([id, what]) => `    ${base}/workflow/${id}   ${what}`).join('\n')
     e.g. npx @modelcontextprotocol/inspector, transport "Streamable HTTP", that URL, Connect
     ${mcpPreviewUrl(base)}   (the preview tools sample: Dry Run on, nothing is sent)
 
-  Preview a batch with Dry Run (nothing sent; "dryRun": false sends it), then see it in Executions:
+  Preview a batch quoted, booked and paid with Dry Run (nothing sent; "dryRun": false sends it),
+  then see it in Executions:
     curl -s ${dryRunWebhookUrl(base)} -H 'content-type: application/json' \\
       -d '${dryRunBatch}'
 
