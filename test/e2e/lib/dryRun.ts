@@ -1,6 +1,7 @@
 import { lastSeq, type LoggedRequest, sandboxRequests } from './assertions';
 import { dryRunWebhookUrl, DRY_RUN_WEBHOOK, loadWorkflows, WORKFLOW_IDS } from './fixtures';
 import { waitFor } from './http';
+import { refuseOneBooking } from './executionRetry';
 import { type Execution, type N8nClient } from './n8nApi';
 import type { SandboxAdmin, SandboxInfo } from './sandbox';
 
@@ -119,6 +120,51 @@ export async function postBatch(
 		{ timeoutMs: 60_000, intervalMs: 200 },
 	);
 	const execution = await suite.client.waitForExecution(id, 60_000);
+	return { execution, requests: await sandboxRequests(suite.admin, since) };
+}
+
+/** A booking payment's path. */
+export const PAYMENTS = /^\/partner-api\/bookings\/[^/]+\/payment$/;
+
+/**
+ * For the describe it is called in: an API that books or pays again under any new key and keeps a
+ * refusal for its key (as Stripe does), so anything sent twice under two keys is done twice; the
+ * shared sandbox's settings are put back afterwards. Call it before the describe's own beforeAll.
+ */
+export function strictApiWhileRunning(admin: SandboxAdmin): void {
+	let before: { repeatActions: boolean; replayRefusals: boolean };
+	beforeAll(async () => {
+		({ settings: before } = await admin.get<{ settings: typeof before }>('/state'));
+		await admin.setRepeatActions(true);
+		await admin.setReplayRefusals(true);
+	});
+	afterAll(async () => {
+		await admin.setFaults({});
+		await admin.setRepeatActions(before.repeatActions);
+		await admin.setReplayRefusals(before.replayRefusals);
+	});
+}
+
+/** A run during which the API refuses the next booking (400), its fault plan cleared afterwards. */
+export async function refusingOneBooking(
+	admin: SandboxAdmin,
+	start: () => Promise<BatchRun>,
+): Promise<BatchRun> {
+	await admin.setFaults(refuseOneBooking);
+	try {
+		return await start();
+	} finally {
+		await admin.setFaults({});
+	}
+}
+
+/** n8n's Executions › Retry of `id` (REST), with the requests the sandbox received meanwhile. */
+export async function retried(
+	suite: { client: N8nClient; admin: SandboxAdmin },
+	id: string,
+): Promise<BatchRun> {
+	const since = await lastSeq(suite.admin);
+	const execution = await suite.client.retryExecution(id, false);
 	return { execution, requests: await sandboxRequests(suite.admin, since) };
 }
 

@@ -1,22 +1,18 @@
-import {
-	derivedKey,
-	expectSucceeded,
-	type LoggedRequest,
-	postsTo,
-	runWithRequests,
-	sandboxRequests,
-	lastSeq,
-} from '../lib/assertions';
+import { derivedKey, expectSucceeded, postsTo, runWithRequests } from '../lib/assertions';
 import {
 	type BatchRun,
 	CHAIN_NODES,
 	orderRows,
+	PAYMENTS,
 	postBatch,
 	type Preview,
+	refusingOneBooking,
 	requestLine,
+	retried,
 	type Row,
+	strictApiWhileRunning,
 } from '../lib/dryRun';
-import { keyOf, refuseOneBooking } from '../lib/executionRetry';
+import { BOOKINGS, keyOf, QUOTES } from '../lib/executionRetry';
 import { WORKFLOW_IDS } from '../lib/fixtures';
 import { nodeOutput } from '../lib/n8nApi';
 import { loadSuite } from '../lib/suiteContext';
@@ -29,9 +25,6 @@ import { loadSuite } from '../lib/suiteContext';
 // (workflows/27-dry-run-leftovers.json).
 const suite = loadSuite();
 const ROWS = 100;
-const QUOTES = /^\/partner-api\/booking-quotes$/;
-const BOOKINGS = /^\/partner-api\/bookings$/;
-const PAYMENTS = /^\/partner-api\/bookings\/[^/]+\/payment$/;
 const standIn = (id: string, item: number, node: string) =>
 	`[dry run: ${id} of item ${item} from "${node}"]`;
 const chain = (dryRun: boolean, rows: Row[]) => postBatch(suite, { dryRun, step: 'chain', rows });
@@ -122,7 +115,7 @@ describe(`${ROWS} rows quoted, booked and paid: Dry Run on all three, then off`,
 });
 
 describe('a preview reaching a node with Dry Run off (workflows/27-dry-run-leftovers.json)', () => {
-	let run: { execution: BatchRun['execution']; requests: LoggedRequest[] };
+	let run: BatchRun;
 
 	beforeAll(async () => {
 		run = await runWithRequests(suite, WORKFLOW_IDS.dryRunLeftovers);
@@ -153,36 +146,16 @@ describe('a preview reaching a node with Dry Run off (workflows/27-dry-run-lefto
 });
 
 describe('dry, then real with a booking refused, then Executions › Retry: each quote booked once, each booking paid once', () => {
-	let settingsBefore: { repeatActions: boolean; replayRefusals: boolean };
 	const rows = orderRows(10, 'CHAIN-RETRY');
 	let dry: BatchRun;
 	let failed: BatchRun;
-	let retried: { requests: LoggedRequest[]; execution: BatchRun['execution'] };
+	let retriedRun: BatchRun;
 
+	strictApiWhileRunning(suite.admin);
 	beforeAll(async () => {
-		({ settings: settingsBefore } = await suite.admin.get<{
-			settings: { repeatActions: boolean; replayRefusals: boolean };
-		}>('/state'));
-		// An API that books a quote and pays a booking again under any new key: anything sent twice
-		// under two keys would be done twice.
-		await suite.admin.setRepeatActions(true);
-		await suite.admin.setReplayRefusals(true);
 		dry = await chain(true, rows);
-		await suite.admin.setFaults(refuseOneBooking);
-		try {
-			failed = await chain(false, rows);
-		} finally {
-			await suite.admin.setFaults({});
-		}
-		const since = await lastSeq(suite.admin);
-		const execution = await suite.client.retryExecution(failed.execution.id, false);
-		retried = { execution, requests: await sandboxRequests(suite.admin, since) };
-	});
-
-	afterAll(async () => {
-		await suite.admin.setFaults({});
-		await suite.admin.setRepeatActions(settingsBefore.repeatActions);
-		await suite.admin.setReplayRefusals(settingsBefore.replayRefusals);
+		failed = await refusingOneBooking(suite.admin, () => chain(false, rows));
+		retriedRun = await retried(suite, failed.execution.id);
 	});
 
 	it('the dry run sends nothing; the real run fails at the refused booking; the retry succeeds', () => {
@@ -190,9 +163,9 @@ describe('dry, then real with a booking refused, then Executions › Retry: each
 		expect(dry.requests).toEqual([]);
 		expect(failed.execution.status).toBe('error');
 		expect(postsTo(failed.requests, PAYMENTS)).toEqual([]);
-		expectSucceeded(retried.execution);
-		expect(retried.execution).toMatchObject({ mode: 'retry', retryOf: failed.execution.id });
-		expect(postsTo(retried.requests, QUOTES)).toEqual([]);
+		expectSucceeded(retriedRun.execution);
+		expect(retriedRun.execution).toMatchObject({ mode: 'retry', retryOf: failed.execution.id });
+		expect(postsTo(retriedRun.requests, QUOTES)).toEqual([]);
 	});
 
 	it('each quote is booked once and each booking paid once', async () => {
@@ -207,7 +180,7 @@ describe('dry, then real with a booking refused, then Executions › Retry: each
 			[...bookingIds].sort(),
 		);
 		expect(
-			nodeOutput(retried.execution, CHAIN_NODES.pay).map((payment) => payment.resourceId),
+			nodeOutput(retriedRun.execution, CHAIN_NODES.pay).map((payment) => payment.resourceId),
 		).toHaveLength(rows.length);
 	});
 });

@@ -1,11 +1,9 @@
 import {
 	derivedKey,
 	expectSucceeded,
-	lastSeq,
 	type LoggedRequest,
 	postsTo,
 	runWithRequests,
-	sandboxRequests,
 } from '../lib/assertions';
 import {
 	type Batch,
@@ -13,7 +11,10 @@ import {
 	CHAIN_NODES,
 	nodeTime,
 	orderRows,
+	PAYMENTS,
 	postBatch,
+	refusingOneBooking,
+	retried,
 	type Preview,
 	type Row,
 	requestLine,
@@ -21,11 +22,12 @@ import {
 	sampleBatch,
 	sortedWires,
 	type Step,
+	strictApiWhileRunning,
 	STEP_NODES,
 	wireOfPreview,
 	wireOfRequest,
 } from '../lib/dryRun';
-import { refuseOneBooking } from '../lib/executionRetry';
+import { BOOKINGS, QUOTES } from '../lib/executionRetry';
 import { WORKFLOW_IDS } from '../lib/fixtures';
 import { type Execution, nodeOutput, nodePairedItems } from '../lib/n8nApi';
 import { loadSuite } from '../lib/suiteContext';
@@ -37,9 +39,6 @@ import { loadSuite } from '../lib/suiteContext';
 // an action on a quote or booking the same Idempotency-Key; nothing may reach the API meanwhile.
 const suite = loadSuite();
 const ROWS = 1000;
-const QUOTES = /^\/partner-api\/booking-quotes$/;
-const BOOKINGS = /^\/partner-api\/bookings$/;
-const PAYMENTS = /^\/partner-api\/bookings\/[^/]+\/payment$/;
 const quotesPath = '/partner-api/booking-quotes';
 /** A quote's preview stands in for its quoteId, with the route Booking › Create repeats. */
 const QUOTE_ANSWER = ['quoteId', 'quotedRoute'];
@@ -439,40 +438,20 @@ describe('a bad row where On Error stops the workflow (Book each quote): the sam
 });
 
 describe('dry run, a real run that fails part-way, then Executions › Retry: each quote booked once', () => {
-	let settingsBefore: { repeatActions: boolean; replayRefusals: boolean };
 	let quotes: Row[];
 	let dry: BatchRun;
 	let failed: BatchRun;
 	let dryAfter: BatchRun;
-	let retried: BatchRun;
+	let retriedRun: BatchRun;
 
+	strictApiWhileRunning(suite.admin);
 	beforeAll(async () => {
-		({ settings: settingsBefore } = await suite.admin.get<{
-			settings: { repeatActions: boolean; replayRefusals: boolean };
-		}>('/state'));
-		// An API that books a quote again under any new key, and keeps a refusal for its key (as
-		// Stripe does): a booking sent twice under two keys would be two bookings.
-		await suite.admin.setRepeatActions(true);
-		await suite.admin.setReplayRefusals(true);
 		const quoted = await run('quote', false, orderRows(10, 'RETRY'));
 		quotes = nodeOutput(quoted.execution, STEP_NODES.quote);
 		dry = await run('book', true, quotes);
-		await suite.admin.setFaults(refuseOneBooking);
-		try {
-			failed = await run('book', false, quotes);
-		} finally {
-			await suite.admin.setFaults({});
-		}
+		failed = await refusingOneBooking(suite.admin, () => run('book', false, quotes));
 		dryAfter = await run('book', true, quotes);
-		const since = await lastSeq(suite.admin);
-		const execution = await suite.client.retryExecution(failed.execution.id, false);
-		retried = { execution, requests: await sandboxRequests(suite.admin, since) };
-	});
-
-	afterAll(async () => {
-		await suite.admin.setFaults({});
-		await suite.admin.setRepeatActions(settingsBefore.repeatActions);
-		await suite.admin.setReplayRefusals(settingsBefore.replayRefusals);
+		retriedRun = await retried(suite, failed.execution.id);
 	});
 
 	const quoteIdOf = (request: LoggedRequest) => (request.body as { quoteId: string }).quoteId;
@@ -520,14 +499,14 @@ describe('dry run, a real run that fails part-way, then Executions › Retry: ea
 	});
 
 	it('the retry succeeds and sends each booking under the key the last dry run previewed', () => {
-		expectSucceeded(retried.execution);
-		expect(retried.execution).toMatchObject({ mode: 'retry', retryOf: failed.execution.id });
-		const posts = postsTo(retried.requests, BOOKINGS);
+		expectSucceeded(retriedRun.execution);
+		expect(retriedRun.execution).toMatchObject({ mode: 'retry', retryOf: failed.execution.id });
+		const posts = postsTo(retriedRun.requests, BOOKINGS);
 		const keys = previewKeys(dryAfter);
 		expect(posts.map((post) => keyOf(post))).toEqual(
 			posts.map((post) => keys.get(quoteIdOf(post))),
 		);
-		expect(postsTo(retried.requests, QUOTES)).toEqual([]);
+		expect(postsTo(retriedRun.requests, QUOTES)).toEqual([]);
 	});
 
 	it('each quote is booked exactly once: one booking each in the sandbox, one new booking request each', async () => {
@@ -535,12 +514,12 @@ describe('dry run, a real run that fails part-way, then Executions › Retry: ea
 		const { bookings } = await suite.admin.stateOfOrgA();
 		const stored = bookings.filter((booking) => ids.includes(String(booking.quoteId)));
 		expect(stored.map((booking) => booking.quoteId).sort()).toEqual([...ids].sort());
-		const made = [...postsTo(failed.requests, BOOKINGS), ...postsTo(retried.requests, BOOKINGS)]
+		const made = [...postsTo(failed.requests, BOOKINGS), ...postsTo(retriedRun.requests, BOOKINGS)]
 			.filter((post) => post.status === 201 && !post.replayed)
 			.map(quoteIdOf);
 		expect(made.sort()).toEqual([...ids].sort());
 		expect(
-			nodeOutput(retried.execution, STEP_NODES.book).map((booking) => booking.quoteId),
+			nodeOutput(retriedRun.execution, STEP_NODES.book).map((booking) => booking.quoteId),
 		).toEqual(ids);
 	});
 });
