@@ -349,6 +349,52 @@ async function mcpToolsWorkflow(page: Page) {
 	await page.screenshot({ path: join(docs, 'mcp-tools-workflow.png') });
 }
 
+/**
+ * The Dry Run sample as the playground opens it, after Execute workflow: quote, booking and
+ * payment previewed in one run (the chain), then Book's output panel in the Table and JSON views,
+ * its notice saying nothing was sent.
+ */
+async function dryRun(page: Page) {
+	await page.setViewportSize({ width: 1600, height: 1000 });
+	await openWorkflow(page, WORKFLOW_IDS.dryRunBatch);
+	await page.locator('[data-test-id="execute-workflow-button"]').click();
+	await page.getByText('Workflow executed successfully').waitFor({ timeout: 60_000 });
+	await page.locator('.el-notification__closeBtn').first().click();
+	await settle(page);
+	const chain = page.locator('[data-test-id="canvas-node"]', {
+		hasText: /^(Rows to quote, book and pay|Quote|Book|Pay|Rows to fix)/,
+	});
+	const boxes = (await Promise.all((await chain.all()).map((node) => node.boundingBox()))).filter(
+		(box) => box !== null,
+	);
+	const left = Math.min(...boxes.map((box) => box.x)) - 80;
+	const top = Math.min(...boxes.map((box) => box.y)) - 60;
+	const right = Math.max(...boxes.map((box) => box.x + box.width)) + 80;
+	const bottom = Math.max(...boxes.map((box) => box.y + box.height)) + 80;
+	await page.screenshot({
+		path: join(docs, 'dry-run-chain.png'),
+		clip: { x: left, y: top, width: right - left, height: bottom - top },
+	});
+
+	await page.locator('[data-test-id="canvas-node"]', { hasText: /^Book$/ }).dblclick();
+	const ndv = page.locator('[data-test-id="ndv"]');
+	const output = page.locator('[data-test-id="output-panel"]');
+	await output.getByText('Table', { exact: true }).click();
+	await output
+		.getByText(/nothing was sent to the API/)
+		.first()
+		.waitFor();
+	await settle(page);
+	await ndv.screenshot({ path: join(docs, 'dry-run-output-table.png') });
+	await output.getByText('JSON', { exact: true }).click();
+	await output
+		.getByText(/"request"/)
+		.first()
+		.waitFor();
+	await settle(page);
+	await ndv.screenshot({ path: join(docs, 'dry-run-output-json.png') });
+}
+
 const SHOTS: Record<string, (page: Page) => Promise<void>> = {
 	'node-creator-entry': nodeCreatorEntry,
 	'operation-picker': operationPicker,
@@ -360,6 +406,7 @@ const SHOTS: Record<string, (page: Page) => Promise<void>> = {
 	'booking-workflow': finishedBooking,
 	'mcp-tools-workflow': mcpToolsWorkflow,
 	'first-booking': firstBooking,
+	'dry-run': dryRun,
 };
 
 async function main() {
