@@ -357,26 +357,32 @@ async function mcpToolsWorkflow(page: Page) {
 async function dryRun(page: Page) {
 	await page.setViewportSize({ width: 1600, height: 1000 });
 	await openWorkflow(page, WORKFLOW_IDS.dryRunBatch);
-	await page.locator('[data-test-id="execute-workflow-button"]').click();
+	// Two triggers: run from the manual one's own button (its Sample batch), not the webhook.
+	const manual = 'When clicking ‘Execute workflow’';
+	await page.locator('[data-test-id="canvas-node"]', { hasText: manual }).hover();
+	await page.locator(`[data-test-id="execute-workflow-button-${manual}"]`).click();
 	await page.getByText('Workflow executed successfully').waitFor({ timeout: 60_000 });
 	await page.locator('.el-notification__closeBtn').first().click();
 	await settle(page);
-	const chain = page.locator('[data-test-id="canvas-node"]', {
-		hasText: /^(Rows to quote, book and pay|Quote|Book|Pay|Rows to fix)/,
-	});
-	const boxes = (await Promise.all((await chain.all()).map((node) => node.boundingBox()))).filter(
+	// A node by its exact label (the subtitle under it says "Dry run by expression: …").
+	const node = (name: string) =>
+		page
+			.locator('[data-test-id="canvas-node"]')
+			.filter({ has: page.getByText(name, { exact: true }) });
+	const chain = ['Rows to quote, book and pay', 'Quote', 'Book', 'Pay', 'Rows to fix'].map(node);
+	const boxes = (await Promise.all(chain.map((each) => each.first().boundingBox()))).filter(
 		(box) => box !== null,
 	);
-	const left = Math.min(...boxes.map((box) => box.x)) - 80;
+	const left = Math.min(...boxes.map((box) => box.x)) - 100;
 	const top = Math.min(...boxes.map((box) => box.y)) - 60;
-	const right = Math.max(...boxes.map((box) => box.x + box.width)) + 80;
-	const bottom = Math.max(...boxes.map((box) => box.y + box.height)) + 80;
+	const right = Math.max(...boxes.map((box) => box.x + box.width)) + 100;
+	const bottom = Math.max(...boxes.map((box) => box.y + box.height)) + 70;
 	await page.screenshot({
 		path: join(docs, 'dry-run-chain.png'),
 		clip: { x: left, y: top, width: right - left, height: bottom - top },
 	});
 
-	await page.locator('[data-test-id="canvas-node"]', { hasText: /^Book$/ }).dblclick();
+	await node('Book').first().dblclick();
 	const ndv = page.locator('[data-test-id="ndv"]');
 	const output = page.locator('[data-test-id="output-panel"]');
 	await output.getByText('Table', { exact: true }).click();
