@@ -6,7 +6,7 @@
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Locator, type Page } from 'playwright-core';
 
 import { TRIGGERS, WORKFLOW_IDS } from '../test/e2e/lib/fixtures';
 import { requestJson } from '../test/e2e/lib/http';
@@ -181,16 +181,28 @@ async function canvasSubtitles(page: Page) {
 	const nodes = page.locator('[data-test-id="canvas-node"]', {
 		hasText: /Get hubs|Quote|Book|Pay/,
 	});
-	const boxes = (await Promise.all((await nodes.all()).map((node) => node.boundingBox()))).filter(
+	await shootAround(page, await nodes.all(), 'canvas-subtitles.png', { side: 60, top: 20 });
+}
+
+/**
+ * A picture of the canvas around `nodes`, `side` and `top` pixels beyond them; their labels sit
+ * below their boxes, so 70 below leaves room for name and subtitle.
+ */
+async function shootAround(
+	page: Page,
+	nodes: Locator[],
+	file: string,
+	margin: { side: number; top: number },
+) {
+	const boxes = (await Promise.all(nodes.map((node) => node.boundingBox()))).filter(
 		(box) => box !== null,
 	);
-	// The nodes' labels sit below their boxes: leave room for name and subtitle.
-	const left = Math.min(...boxes.map((box) => box.x)) - 60;
-	const top = Math.min(...boxes.map((box) => box.y)) - 20;
-	const right = Math.max(...boxes.map((box) => box.x + box.width)) + 60;
+	const left = Math.min(...boxes.map((box) => box.x)) - margin.side;
+	const top = Math.min(...boxes.map((box) => box.y)) - margin.top;
+	const right = Math.max(...boxes.map((box) => box.x + box.width)) + margin.side;
 	const bottom = Math.max(...boxes.map((box) => box.y + box.height)) + 70;
 	await page.screenshot({
-		path: join(docs, 'canvas-subtitles.png'),
+		path: join(docs, file),
 		clip: { x: left, y: top, width: right - left, height: bottom - top },
 	});
 }
@@ -369,18 +381,9 @@ async function dryRun(page: Page) {
 		page
 			.locator('[data-test-id="canvas-node"]')
 			.filter({ has: page.getByText(name, { exact: true }) });
-	const chain = ['Rows to quote, book and pay', 'Quote', 'Book', 'Pay', 'Rows to fix'].map(node);
-	const boxes = (await Promise.all(chain.map((each) => each.first().boundingBox()))).filter(
-		(box) => box !== null,
-	);
-	const left = Math.min(...boxes.map((box) => box.x)) - 100;
-	const top = Math.min(...boxes.map((box) => box.y)) - 60;
-	const right = Math.max(...boxes.map((box) => box.x + box.width)) + 100;
-	const bottom = Math.max(...boxes.map((box) => box.y + box.height)) + 70;
-	await page.screenshot({
-		path: join(docs, 'dry-run-chain.png'),
-		clip: { x: left, y: top, width: right - left, height: bottom - top },
-	});
+	const chain = ['Rows to quote, book and pay', 'Quote', 'Book', 'Pay', 'Rows to fix'];
+	const nodes = chain.map((name) => node(name).first());
+	await shootAround(page, nodes, 'dry-run-chain.png', { side: 100, top: 60 });
 
 	await node('Book').first().dblclick();
 	const ndv = page.locator('[data-test-id="ndv"]');
