@@ -17,7 +17,7 @@ import {
 	startGuarded,
 	stopStarted,
 } from '../test/e2e/lib/processes';
-import { PLAYGROUND_OWNER, playgroundPorts } from './playground';
+import { PLAYGROUND_OWNER, playgroundDir, playgroundPorts } from './playground';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_FLAGS = [
@@ -32,6 +32,8 @@ const CHROMIUM_FLAGS = [
 ];
 const base = `http://127.0.0.1:${playgroundPorts.n8n}`;
 const docs = join(repoRoot, 'docs');
+/** Pictures for review, not shipped: .n8n-playground is the playground's own (git-ignored). */
+const artifacts = join(playgroundDir, 'screenshots');
 
 async function playgroundRunning(): Promise<boolean> {
 	try {
@@ -181,7 +183,10 @@ async function canvasSubtitles(page: Page) {
 	const nodes = page.locator('[data-test-id="canvas-node"]', {
 		hasText: /Get hubs|Quote|Book|Pay/,
 	});
-	await shootAround(page, await nodes.all(), 'canvas-subtitles.png', { side: 60, top: 20 });
+	await shootAround(page, await nodes.all(), join(docs, 'canvas-subtitles.png'), {
+		side: 60,
+		top: 20,
+	});
 }
 
 /**
@@ -191,7 +196,7 @@ async function canvasSubtitles(page: Page) {
 async function shootAround(
 	page: Page,
 	nodes: Locator[],
-	file: string,
+	path: string,
 	margin: { side: number; top: number },
 ) {
 	const boxes = (await Promise.all(nodes.map((node) => node.boundingBox()))).filter(
@@ -202,7 +207,7 @@ async function shootAround(
 	const right = Math.max(...boxes.map((box) => box.x + box.width)) + margin.side;
 	const bottom = Math.max(...boxes.map((box) => box.y + box.height)) + 70;
 	await page.screenshot({
-		path: join(docs, file),
+		path,
 		clip: { x: left, y: top, width: right - left, height: bottom - top },
 	});
 }
@@ -364,7 +369,8 @@ async function mcpToolsWorkflow(page: Page) {
 /**
  * The Dry Run sample as the playground opens it, after Execute workflow: quote, booking and
  * payment previewed in one run (the chain), then Book's output panel in the Table and JSON views,
- * its notice saying nothing was sent.
+ * its notice saying nothing was sent. Saved beside the playground (`artifacts`), not in docs/: the
+ * tarball's screenshots are bounded (test/package/release.test.ts) and these do not fit.
  */
 async function dryRun(page: Page) {
 	await page.setViewportSize({ width: 1600, height: 1000 });
@@ -383,7 +389,7 @@ async function dryRun(page: Page) {
 			.filter({ has: page.getByText(name, { exact: true }) });
 	const chain = ['Rows to quote, book and pay', 'Quote', 'Book', 'Pay', 'Rows to fix'];
 	const nodes = chain.map((name) => node(name).first());
-	await shootAround(page, nodes, 'dry-run-chain.png', { side: 100, top: 60 });
+	await shootAround(page, nodes, join(artifacts, 'dry-run-chain.png'), { side: 100, top: 60 });
 
 	await node('Book').first().dblclick();
 	const ndv = page.locator('[data-test-id="ndv"]');
@@ -394,14 +400,14 @@ async function dryRun(page: Page) {
 		.first()
 		.waitFor();
 	await settle(page);
-	await ndv.screenshot({ path: join(docs, 'dry-run-output-table.png') });
+	await ndv.screenshot({ path: join(artifacts, 'dry-run-output-table.png') });
 	await output.getByText('JSON', { exact: true }).click();
 	await output
 		.getByText(/"request"/)
 		.first()
 		.waitFor();
 	await settle(page);
-	await ndv.screenshot({ path: join(docs, 'dry-run-output-json.png') });
+	await ndv.screenshot({ path: join(artifacts, 'dry-run-output-json.png') });
 }
 
 const SHOTS: Record<string, (page: Page) => Promise<void>> = {

@@ -4,7 +4,7 @@ import {
 	previewSource,
 	standIn,
 	standInOf,
-} from '../../nodes/PartnerLogistics/pipeline/dryRun';
+} from '../../../nodes/PartnerLogistics/pipeline/dryRun';
 
 // Dry Run's plain logic: stand-ins, a preview's note, and what a node with Dry Run off refuses.
 
