@@ -212,7 +212,7 @@ async function main() {
 	});
 	const dryRunBatch = JSON.stringify({
 		dryRun: true,
-		step: 'quote',
+		step: 'chain',
 		rows: [
 			{
 				serviceType: 'CLICK',
@@ -238,6 +238,7 @@ async function main() {
 		[WORKFLOW_IDS.subflowBook, 'the sub-workflow that books (active)'],
 		[WORKFLOW_IDS.payBookings, 'pay the bookings listed: run it twice, pay once'],
 		[WORKFLOW_IDS.dryRunBatch, 'preview a batch with Dry Run, then send it (active)'],
+		[WORKFLOW_IDS.dryRunLeftovers, 'a Dry Run preview is never sent: three ways it is refused'],
 		[WORKFLOW_IDS.multiStop, 'multi-stop CLICK delivery'],
 		[WORKFLOW_IDS.bookingTypedIn, 'book with the route typed in'],
 		[WORKFLOW_IDS.quotationAnswers, 'accept credit terms or decline a quotation'],
@@ -292,7 +293,8 @@ ${samples.map(([id, what]) => `    ${base}/workflow/${id}   ${what}`).join('\n')
     e.g. npx @modelcontextprotocol/inspector, transport "Streamable HTTP", that URL, Connect
     ${mcpPreviewUrl(base)}   (the preview tools sample: Dry Run on, nothing is sent)
 
-  Preview a batch with Dry Run (nothing sent; "dryRun": false sends it), then see it in Executions:
+  Preview a batch quoted, booked and paid with Dry Run (nothing sent; "dryRun": false sends it),
+  then see it in Executions:
     curl -s ${dryRunWebhookUrl(base)} -H 'content-type: application/json' \\
       -d '${dryRunBatch}'
 

@@ -6,7 +6,7 @@
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Locator, type Page } from 'playwright-core';
 
 import { TRIGGERS, WORKFLOW_IDS } from '../test/e2e/lib/fixtures';
 import { requestJson } from '../test/e2e/lib/http';
@@ -17,7 +17,7 @@ import {
 	startGuarded,
 	stopStarted,
 } from '../test/e2e/lib/processes';
-import { PLAYGROUND_OWNER, playgroundPorts } from './playground';
+import { PLAYGROUND_OWNER, playgroundDir, playgroundPorts } from './playground';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_FLAGS = [
@@ -32,6 +32,8 @@ const CHROMIUM_FLAGS = [
 ];
 const base = `http://127.0.0.1:${playgroundPorts.n8n}`;
 const docs = join(repoRoot, 'docs');
+/** Pictures for review, not shipped: .n8n-playground is the playground's own (git-ignored). */
+const artifacts = join(playgroundDir, 'screenshots');
 
 async function playgroundRunning(): Promise<boolean> {
 	try {
@@ -181,16 +183,31 @@ async function canvasSubtitles(page: Page) {
 	const nodes = page.locator('[data-test-id="canvas-node"]', {
 		hasText: /Get hubs|Quote|Book|Pay/,
 	});
-	const boxes = (await Promise.all((await nodes.all()).map((node) => node.boundingBox()))).filter(
+	await shootAround(page, await nodes.all(), join(docs, 'canvas-subtitles.png'), {
+		side: 60,
+		top: 20,
+	});
+}
+
+/**
+ * A picture of the canvas around `nodes`, `side` and `top` pixels beyond them; their labels sit
+ * below their boxes, so 70 below leaves room for name and subtitle.
+ */
+async function shootAround(
+	page: Page,
+	nodes: Locator[],
+	path: string,
+	margin: { side: number; top: number },
+) {
+	const boxes = (await Promise.all(nodes.map((node) => node.boundingBox()))).filter(
 		(box) => box !== null,
 	);
-	// The nodes' labels sit below their boxes: leave room for name and subtitle.
-	const left = Math.min(...boxes.map((box) => box.x)) - 60;
-	const top = Math.min(...boxes.map((box) => box.y)) - 20;
-	const right = Math.max(...boxes.map((box) => box.x + box.width)) + 60;
+	const left = Math.min(...boxes.map((box) => box.x)) - margin.side;
+	const top = Math.min(...boxes.map((box) => box.y)) - margin.top;
+	const right = Math.max(...boxes.map((box) => box.x + box.width)) + margin.side;
 	const bottom = Math.max(...boxes.map((box) => box.y + box.height)) + 70;
 	await page.screenshot({
-		path: join(docs, 'canvas-subtitles.png'),
+		path,
 		clip: { x: left, y: top, width: right - left, height: bottom - top },
 	});
 }
@@ -349,6 +366,50 @@ async function mcpToolsWorkflow(page: Page) {
 	await page.screenshot({ path: join(docs, 'mcp-tools-workflow.png') });
 }
 
+/**
+ * The Dry Run sample as the playground opens it, after Execute workflow: quote, booking and
+ * payment previewed in one run (the chain), then Book's output panel in the Table and JSON views,
+ * its notice saying nothing was sent. Saved beside the playground (`artifacts`), not in docs/: the
+ * tarball's screenshots are bounded (test/package/release.test.ts) and these do not fit.
+ */
+async function dryRun(page: Page) {
+	await page.setViewportSize({ width: 1600, height: 1000 });
+	await openWorkflow(page, WORKFLOW_IDS.dryRunBatch);
+	// Two triggers: run from the manual one's own button (its Sample batch), not the webhook.
+	const manual = 'When clicking ‘Execute workflow’';
+	await page.locator('[data-test-id="canvas-node"]', { hasText: manual }).hover();
+	await page.locator(`[data-test-id="execute-workflow-button-${manual}"]`).click();
+	await page.getByText('Workflow executed successfully').waitFor({ timeout: 60_000 });
+	await page.locator('.el-notification__closeBtn').first().click();
+	await settle(page);
+	// A node by its exact label (the subtitle under it says "Dry run by expression: …").
+	const node = (name: string) =>
+		page
+			.locator('[data-test-id="canvas-node"]')
+			.filter({ has: page.getByText(name, { exact: true }) });
+	const chain = ['Rows to quote, book and pay', 'Quote', 'Book', 'Pay', 'Rows to fix'];
+	const nodes = chain.map((name) => node(name).first());
+	await shootAround(page, nodes, join(artifacts, 'dry-run-chain.png'), { side: 100, top: 60 });
+
+	await node('Book').first().dblclick();
+	const ndv = page.locator('[data-test-id="ndv"]');
+	const output = page.locator('[data-test-id="output-panel"]');
+	await output.getByText('Table', { exact: true }).click();
+	await output
+		.getByText(/nothing was sent to the API/)
+		.first()
+		.waitFor();
+	await settle(page);
+	await ndv.screenshot({ path: join(artifacts, 'dry-run-output-table.png') });
+	await output.getByText('JSON', { exact: true }).click();
+	await output
+		.getByText(/"request"/)
+		.first()
+		.waitFor();
+	await settle(page);
+	await ndv.screenshot({ path: join(artifacts, 'dry-run-output-json.png') });
+}
+
 const SHOTS: Record<string, (page: Page) => Promise<void>> = {
 	'node-creator-entry': nodeCreatorEntry,
 	'operation-picker': operationPicker,
@@ -360,6 +421,7 @@ const SHOTS: Record<string, (page: Page) => Promise<void>> = {
 	'booking-workflow': finishedBooking,
 	'mcp-tools-workflow': mcpToolsWorkflow,
 	'first-booking': firstBooking,
+	'dry-run': dryRun,
 };
 
 async function main() {

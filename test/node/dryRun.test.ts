@@ -31,10 +31,16 @@ const sentOf = (request: RequestLogEntry) => ({
 	body: JSON.stringify(request.body),
 	key: request.headers['idempotency-key'],
 });
+/** A preview's `request` column, "POST https://…", as method and URL. */
+const requestOf = (json: IDataObject) => {
+	const [method, url] = (json.request as string).split(' ');
+	return { method, url };
+};
 const previewOf = (json: IDataObject) => {
-	const url = new URL(json.url as string);
+	const { method, url: href } = requestOf(json);
+	const url = new URL(href);
 	return {
-		method: json.method,
+		method,
 		path: url.pathname.replace(/^\/api\/v1/, ''),
 		query: Object.fromEntries(url.searchParams),
 		body: json.body === undefined ? undefined : JSON.stringify(json.body),
@@ -62,7 +68,9 @@ describe('a dry run leaves nothing behind', () => {
 		const input = [{ ...quote, quotedRoute: route }];
 		const before = processMemorySizes();
 		const preview = await runNode(dry(book), { credentials: credentialsFor(sandbox), input });
-		expect(preview.output()[0].json).toMatchObject({ dryRun: true, method: 'POST' });
+		expect(preview.output()[0].json).toMatchObject({
+			request: `POST ${sandbox.url}/partner-api/bookings`,
+		});
 		expect(processMemorySizes()).toEqual(before);
 		expect(preview.staticData.changed).toBe(false);
 		const contexts = preview.run.data.executionData?.contextData ?? {};
@@ -96,17 +104,29 @@ describe('a dry run sends nothing and outputs each request', () => {
 
 		const previews = [preview.items[0], preview.items[2]];
 		for (const json of previews) {
-			expect(json).toMatchObject({ dryRun: true, method: 'POST' });
-			expect(json.url).toBe(`${sandbox.url}/partner-api/booking-quotes`);
+			// The request first, in few columns: what the Table view shows.
+			expect(Object.keys(json)).toEqual([
+				'request',
+				'body',
+				'idempotencyKey',
+				'dryRun',
+				'headers',
+				'quoteId',
+				'quotedRoute',
+			]);
+			expect(json.request).toBe(`POST ${sandbox.url}/partner-api/booking-quotes`);
 			expect(json.headers).toEqual({
 				Accept: 'application/json',
 				'Content-Type': 'application/json',
 				'Idempotency-Key': json.idempotencyKey,
 				'X-SVC-API-Key': '[redacted]',
 			});
-			expect(json.idempotencyKeyMadeOf).toMatch(
-				/^these input items and item \d: a real run sends this key, and so does its Retry$/,
+			expect(json.dryRun).toBe(
+				`Nothing was sent: Dry Run is on in node "Node 1". A real run sends this Idempotency-Key, made of these input items and this item, and so does its Retry. quoteId: stand-in for what the API would answer, for the next nodes in Dry Run; with Dry Run off they refuse it.`,
 			);
+			// The quote's stand-in, and its route for Booking › Create, as the real output has them.
+			expect(json.quoteId).toMatch(/^\[dry run: quoteId of item \d from "Node 1"\]$/);
+			expect(json.quotedRoute).toEqual(json.body);
 		}
 		expect(JSON.stringify(preview.items)).not.toContain(sandbox.keys.full);
 		// A creation's key is made of the run's input: the real run sends the previewed keys.
@@ -126,10 +146,10 @@ describe('a dry run sends nothing and outputs each request', () => {
 		const input = quotes.map((quote) => ({ ...route, quoteId: quote.quoteId }));
 		const preview = await runAgainst(sandbox, dry(book), { input });
 		expect(preview.requests).toEqual([]);
-		expect(preview.items.map((json) => json.idempotencyKeyMadeOf)).toEqual(
+		expect(preview.items.map((json) => json.dryRun)).toEqual(
 			quotes.map(
 				({ quoteId }) =>
-					`the API, this action and Quote ID ${quoteId}: the same in every execution`,
+					`Nothing was sent: Dry Run is on in node "Node 1". A real run sends this Idempotency-Key, made of the API, this action and Quote ID ${quoteId}: the same in every execution. bookingId: stand-in for what the API would answer, for the next nodes in Dry Run; with Dry Run off they refuse it.`,
 			),
 		);
 		const real = await runAgainst(sandbox, book, { input });
@@ -146,9 +166,11 @@ describe('a dry run sends nothing and outputs each request', () => {
 		const payPreview = await runAgainst(sandbox, dry(pay));
 		expect(payPreview.requests).toEqual([]);
 		expect(payPreview.items[0]).toMatchObject({
-			method: 'POST',
-			url: `${sandbox.url}/partner-api/bookings/${bookingId}/payment`,
-			idempotencyKeyMadeOf: `the API, this action and Booking ID ${bookingId}: the same in every execution`,
+			request: `POST ${sandbox.url}/partner-api/bookings/${bookingId}/payment`,
+			dryRun: expect.stringContaining(
+				`A real run sends this Idempotency-Key, made of the API, this action and Booking ID ${bookingId}: the same in every execution.`,
+			),
+			reference: '[dry run: reference of item 1 from "Node 1"]',
 		});
 		const paid = await runAgainst(sandbox, pay);
 		expect(paid.requests.map(sentOf)).toEqual(payPreview.items.map(previewOf));
@@ -166,7 +188,9 @@ describe('a dry run sends nothing and outputs each request', () => {
 		expect(requests).toEqual([]);
 		expect(items[0]).toMatchObject({
 			idempotencyKey: `order-${clickRoute.pickupAddress.length}`,
-			idempotencyKeyMadeOf: 'Options › Idempotency Key',
+			dryRun: expect.stringContaining(
+				'A real run sends this Idempotency-Key (Options › Idempotency Key).',
+			),
 		});
 	});
 
@@ -178,9 +202,8 @@ describe('a dry run sends nothing and outputs each request', () => {
 		expect(requests).toEqual([]);
 		expect(items).toEqual([
 			{
-				dryRun: true,
-				method: 'GET',
-				url: expect.stringMatching(/\/partner-api\/support-cases\?(.+&)?limit=5/),
+				request: expect.stringMatching(/^GET \S+\/partner-api\/support-cases\?(.+&)?limit=5$/),
+				dryRun: 'Nothing was sent: Dry Run is on in node "Node 1".',
 				headers: {
 					Accept: 'application/json',
 					'Content-Type': 'application/json',
@@ -199,11 +222,7 @@ describe('a dry run as an AI tool', () => {
 		});
 		const answer = JSON.parse(await tool.invoke({})) as IDataObject[];
 		expect(answer).toEqual([
-			expect.objectContaining({
-				dryRun: true,
-				method: 'GET',
-				url: `${sandbox.url}/partner-api/hubs`,
-			}),
+			expect.objectContaining({ request: `GET ${sandbox.url}/partner-api/hubs` }),
 		]);
 		expect(sandbox.requests()).toEqual([]);
 	});

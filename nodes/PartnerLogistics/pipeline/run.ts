@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { eachConcurrently } from '../shared/concurrency';
+import { dryRunLeftover, previewNote, previewSource, standIn, standInOf } from './dryRun';
 import { runKeys, type RunKeys } from './idempotency';
 import {
 	isReadOnly,
@@ -43,6 +44,8 @@ interface Run {
 	readers: ParameterReaders;
 	/** Options › Dry Run: each item's request is output instead of sent. */
 	dryRun: boolean;
+	/** The node's name, as stand-ins and refusals name it. */
+	node: string;
 }
 
 /**
@@ -62,7 +65,9 @@ export async function runOperation(
 	const action = `${resource}.${spec.value}`;
 	const { baseUrl } = api.settings.transport;
 	const keys = mutating ? runKeys(context, action, baseUrl) : undefined;
-	const run: Run = { context, spec, api, keys, readers: parameterReaders(context), dryRun };
+	const readers = parameterReaders(context);
+	const node = context.getNode().name;
+	const run: Run = { context, spec, api, keys, readers, dryRun, node };
 	const signal = context.getExecutionCancelSignal();
 	const continueOnFail = context.continueOnFail();
 	const results: INodeExecutionData[][] = [];
@@ -87,6 +92,14 @@ export async function runOperation(
 		{ beforeEach: turnTaker(), stop: () => !!firstError || !!signal?.aborted },
 	);
 	if (firstError) throw firstError;
+	if (dryRun) {
+		context.addExecutionHints({
+			message:
+				'Dry Run: nothing was sent to the API. Each item is the request a real run would send; turn off Options › Dry Run to send.',
+			type: 'warning',
+			location: 'outputPane',
+		});
+	}
 	// Every item is done: a later run of the same input is a new one.
 	if (!signal?.aborted) keys?.finished();
 	return [results.flat()];
@@ -95,9 +108,12 @@ export async function runOperation(
 /** One item: its request(s), and the records its answer(s) hold. */
 async function runItem(run: Run, itemIndex: number, item: IDataObject): Promise<IDataObject[]> {
 	const input: BodyInput = { read: run.readers(itemIndex), item };
+	// A preview reaching a real run (left in Dry Run upstream, pinned, copied) is never sent.
+	if (!run.dryRun) refuseLeftover(run, item, undefined, itemIndex);
 	const request = prepare(run, input, itemIndex);
 	// The one place a dry run parts from a real one: everything above wrote nothing.
 	if (run.dryRun) return [await preview(run, request, input)];
+	refuseLeftover(run, item, request, itemIndex);
 	if (run.spec.list) return await listRecords(run, request, input);
 	const read = async () => await run.api.read(request, 'a JSON record');
 	const { keys } = run;
@@ -128,21 +144,55 @@ function givenKey(input: BodyInput): string {
 	return typeof given === 'string' || typeof given === 'number' ? String(given).trim() : '';
 }
 
+/** Refuses, before sending, an item that is a preview or whose request sends a stand-in. */
+function refuseLeftover(
+	run: Run,
+	item: IDataObject,
+	request: ItemRequest | undefined,
+	itemIndex: number,
+): void {
+	const refusal = dryRunLeftover(item, request, itemIndex);
+	if (refusal) {
+		throw new NodeOperationError(run.context.getNode(), refusal.message, {
+			itemIndex,
+			description: refusal.description,
+		});
+	}
+}
+
 /**
- * A dry run's item: the request it would send (a list's first page) and what its key is made of:
- * the key a real run sends, whether it acts on something that exists or creates.
+ * A dry run's item, the request first (a few columns in the Table view): what it would send, a
+ * note saying so and what its key is made of, then a stand-in for each id the answer would carry.
  */
 async function preview(run: Run, request: ItemRequest, input: BodyInput): Promise<IDataObject> {
-	const { idempotencyKey, referent } = request;
-	const sent = { dryRun: true, ...(await run.api.preview(request)) } as IDataObject;
-	if (idempotencyKey === undefined) return sent;
-	const madeOf =
-		referent !== undefined
-			? `the API, this action and ${referent || 'what it acts on'}: the same in every execution`
-			: givenKey(input)
-				? 'Options › Idempotency Key'
-				: `these input items and item ${request.itemIndex + 1}: a real run sends this key, and so does its Retry`;
-	return { ...sent, idempotencyKey, idempotencyKeyMadeOf: madeOf };
+	const { idempotencyKey, referent, itemIndex } = request;
+	const { method, url, headers, body } = await run.api.preview(request);
+	const { spec, node } = run;
+	const answers = spec.answers ?? [];
+	const note = previewNote({
+		node,
+		key:
+			idempotencyKey === undefined
+				? undefined
+				: referent !== undefined
+					? 'referent'
+					: givenKey(input)
+						? 'given'
+						: 'creation',
+		referent,
+		sends: standInOf(request),
+		fromPreview: previewSource(input.item) !== undefined,
+		answers,
+	});
+	const stood = Object.fromEntries(answers.map((id) => [id, standIn(id, itemIndex, node)]));
+	return {
+		request: `${method} ${url}`,
+		...(body && { body }),
+		...(idempotencyKey !== undefined && { idempotencyKey }),
+		dryRun: note,
+		headers,
+		...(spec.output ? spec.output(stood, request.body ?? {}) : stood),
+	};
 }
 
 /** The records of a record operation's 2xx answer, shaped by the operation. */

@@ -1,6 +1,7 @@
 import { lastSeq, type LoggedRequest, sandboxRequests } from './assertions';
 import { dryRunWebhookUrl, DRY_RUN_WEBHOOK, loadWorkflows, WORKFLOW_IDS } from './fixtures';
 import { waitFor } from './http';
+import { refuseOneBooking } from './executionRetry';
 import { type Execution, type N8nClient } from './n8nApi';
 import type { SandboxAdmin, SandboxInfo } from './sandbox';
 
@@ -10,8 +11,11 @@ import type { SandboxAdmin, SandboxInfo } from './sandbox';
 // What a dryRun.e2e.ts test needs of it: posting a batch, and a preview and a logged request
 // put side by side.
 
-/** The node each `step` of a batch goes to. */
+/** The nodes of the `chain` step, in order: each row quoted, its quote booked, the booking paid. */
+export const CHAIN_NODES = { quote: 'Quote', book: 'Book', pay: 'Pay' } as const;
+/** The node each `step` of a batch goes to (the chain's first). */
 export const STEP_NODES = {
+	chain: CHAIN_NODES.quote,
 	quote: 'Quote each row',
 	quoteByExpressions: 'Quote each row by expressions',
 	book: 'Book each quote',
@@ -28,15 +32,23 @@ export interface Batch {
 	rows: Row[];
 }
 
-/** A dry run's item: the request the row would send. */
+/**
+ * A dry run's item: the request the row would send (`request` is "POST <url>"), a note that nothing
+ * was sent, then the stand-ins for the ids the answer would carry (a quote's `quoteId`, …).
+ */
 export interface Preview {
-	dryRun: true;
-	method: string;
-	url: string;
-	headers: Record<string, string>;
+	request: string;
 	body?: Record<string, unknown>;
 	idempotencyKey?: string;
-	idempotencyKeyMadeOf?: string;
+	dryRun: string;
+	headers: Record<string, string>;
+	[standIn: string]: unknown;
+}
+
+/** The method and URL of a preview's `request`. */
+export function requestLine(preview: Preview): { method: string; url: string } {
+	const space = preview.request.indexOf(' ');
+	return { method: preview.request.slice(0, space), url: preview.request.slice(space + 1) };
 }
 
 /** The sample batch the workflow previews on Execute workflow, as the fixture holds it. */
@@ -111,6 +123,51 @@ export async function postBatch(
 	return { execution, requests: await sandboxRequests(suite.admin, since) };
 }
 
+/** A booking payment's path. */
+export const PAYMENTS = /^\/partner-api\/bookings\/[^/]+\/payment$/;
+
+/**
+ * For the describe it is called in: an API that books or pays again under any new key and keeps a
+ * refusal for its key (as Stripe does), so anything sent twice under two keys is done twice; the
+ * shared sandbox's settings are put back afterwards. Call it before the describe's own beforeAll.
+ */
+export function strictApiWhileRunning(admin: SandboxAdmin): void {
+	let before: { repeatActions: boolean; replayRefusals: boolean };
+	beforeAll(async () => {
+		({ settings: before } = await admin.get<{ settings: typeof before }>('/state'));
+		await admin.setRepeatActions(true);
+		await admin.setReplayRefusals(true);
+	});
+	afterAll(async () => {
+		await admin.setFaults({});
+		await admin.setRepeatActions(before.repeatActions);
+		await admin.setReplayRefusals(before.replayRefusals);
+	});
+}
+
+/** A run during which the API refuses the next booking (400), its fault plan cleared afterwards. */
+export async function refusingOneBooking(
+	admin: SandboxAdmin,
+	start: () => Promise<BatchRun>,
+): Promise<BatchRun> {
+	await admin.setFaults(refuseOneBooking);
+	try {
+		return await start();
+	} finally {
+		await admin.setFaults({});
+	}
+}
+
+/** n8n's Executions › Retry of `id` (REST), with the requests the sandbox received meanwhile. */
+export async function retried(
+	suite: { client: N8nClient; admin: SandboxAdmin },
+	id: string,
+): Promise<BatchRun> {
+	const since = await lastSeq(suite.admin);
+	const execution = await suite.client.retryExecution(id, false);
+	return { execution, requests: await sandboxRequests(suite.admin, since) };
+}
+
 /** What leaves n8n, from a preview: the part a real run must send identically. */
 export interface Wire {
 	method: string;
@@ -124,8 +181,7 @@ export interface Wire {
 export function wireOfPreview(preview: Preview, withKey: boolean): Wire {
 	const body = preview.body === undefined ? undefined : JSON.stringify(preview.body);
 	return {
-		method: preview.method,
-		url: preview.url,
+		...requestLine(preview),
 		body,
 		contentLength: body === undefined ? undefined : String(Buffer.byteLength(body)),
 		...(withKey ? { idempotencyKey: preview.headers['Idempotency-Key'] } : {}),

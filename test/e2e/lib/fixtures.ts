@@ -37,6 +37,7 @@ export const WORKFLOW_IDS = {
 	haulWatch: 'plWfHaulWatch001',
 	dryRunBatch: 'plWfDryRunBatch1',
 	mcpPreview: 'plWfMcpPreview01',
+	dryRunLeftovers: 'plWfDryRunLeftov',
 } as const;
 
 /** One active trigger workflow per signature scheme, with the webhookId of its trigger node. */

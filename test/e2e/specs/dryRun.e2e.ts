@@ -1,29 +1,33 @@
 import {
 	derivedKey,
 	expectSucceeded,
-	lastSeq,
 	type LoggedRequest,
 	postsTo,
 	runWithRequests,
-	sandboxRequests,
 } from '../lib/assertions';
 import {
 	type Batch,
 	type BatchRun,
+	CHAIN_NODES,
 	nodeTime,
 	orderRows,
+	PAYMENTS,
 	postBatch,
+	refusingOneBooking,
+	retried,
 	type Preview,
 	type Row,
+	requestLine,
 	ROWS_TO_FIX,
 	sampleBatch,
 	sortedWires,
 	type Step,
+	strictApiWhileRunning,
 	STEP_NODES,
 	wireOfPreview,
 	wireOfRequest,
 } from '../lib/dryRun';
-import { refuseOneBooking } from '../lib/executionRetry';
+import { BOOKINGS, QUOTES } from '../lib/executionRetry';
 import { WORKFLOW_IDS } from '../lib/fixtures';
 import { type Execution, nodeOutput, nodePairedItems } from '../lib/n8nApi';
 import { loadSuite } from '../lib/suiteContext';
@@ -35,10 +39,11 @@ import { loadSuite } from '../lib/suiteContext';
 // an action on a quote or booking the same Idempotency-Key; nothing may reach the API meanwhile.
 const suite = loadSuite();
 const ROWS = 1000;
-const QUOTES = /^\/partner-api\/booking-quotes$/;
-const BOOKINGS = /^\/partner-api\/bookings$/;
-const PAYMENTS = /^\/partner-api\/bookings\/[^/]+\/payment$/;
 const quotesPath = '/partner-api/booking-quotes';
+/** A quote's preview stands in for its quoteId, with the route Booking › Create repeats. */
+const QUOTE_ANSWER = ['quoteId', 'quotedRoute'];
+const STAND_IN_NOTE = (id: string) =>
+	`${id}: stand-in for what the API would answer, for the next nodes in Dry Run; with Dry Run off they refuse it.`;
 
 /** n8n's time for the node under test, dry run and real, reported at the end (not asserted). */
 const timings: Array<{ what: string; dryMs: number; realMs: number }> = [];
@@ -59,23 +64,22 @@ const itemsPaired = (count: number) => Array.from({ length: count }, (_, item) =
 const run = (step: Step, dryRun: boolean, rows: Row[]) =>
 	postBatch(suite, { dryRun, step, rows } satisfies Batch);
 
-/** The documented shape: exactly these fields, the API key masked, the key in its header. */
-function expectPreview(preview: Preview, method: string, url: string | RegExp) {
+/**
+ * The documented shape: exactly these fields in this order (the request first in the Table view),
+ * then the stand-ins `answers` names; the API key masked, the key in its header.
+ */
+function expectPreview(preview: Preview, method: string, url: string, answers: string[] = []) {
 	const keyed = preview.idempotencyKey !== undefined;
-	expect(Object.keys(preview).sort()).toEqual(
-		[
-			'dryRun',
-			'method',
-			'url',
-			'headers',
-			...(preview.body === undefined ? [] : ['body']),
-			...(keyed ? ['idempotencyKey', 'idempotencyKeyMadeOf'] : []),
-		].sort(),
-	);
-	expect(preview.dryRun).toBe(true);
-	expect(preview.method).toBe(method);
-	if (typeof url === 'string') expect(preview.url).toBe(url);
-	else expect(preview.url).toMatch(url);
+	expect(Object.keys(preview)).toEqual([
+		'request',
+		...(preview.body === undefined ? [] : ['body']),
+		...(keyed ? ['idempotencyKey'] : []),
+		'dryRun',
+		'headers',
+		...answers,
+	]);
+	expect(preview.dryRun).toMatch(/^Nothing was sent: Dry Run is on in node "/);
+	expect(requestLine(preview)).toEqual({ method, url });
 	expect(preview.headers).toEqual({
 		Accept: 'application/json',
 		'Content-Type': 'application/json',
@@ -140,28 +144,42 @@ describe('the sample as the playground opens it: Execute workflow previews the s
 		({ execution, requests } = await runWithRequests(suite, WORKFLOW_IDS.dryRunBatch));
 	});
 
-	it('is a dry run of the quote step, and sends nothing', () => {
+	it('is a dry run of the whole chain, and sends nothing', () => {
 		expectSucceeded(execution);
-		expect([batch.dryRun, batch.step]).toEqual([true, 'quote']);
+		expect([batch.dryRun, batch.step]).toEqual([true, 'chain']);
 		expect(requests).toEqual([]);
 	});
 
-	it('outputs the request of each good row, paired with it, and the bad rows on Rows to fix', () => {
-		const previews = nodeOutput(execution, STEP_NODES.quote) as unknown as Preview[];
-		expect(previews.map((preview) => referenceOf(preview.body))).toEqual([
+	it('previews quote, booking and payment of each good row in one run, the bad rows on Rows to fix', () => {
+		const [quotes, bookings, payments] = [CHAIN_NODES.quote, CHAIN_NODES.book, CHAIN_NODES.pay].map(
+			(node) => nodeOutput(execution, node) as unknown as Preview[],
+		);
+		expect(quotes.map((preview) => referenceOf(preview.body))).toEqual([
 			'ORD-3001',
 			'ORD-3002',
 			'ORD-3006',
 		]);
-		expect(nodePairedItems(execution, STEP_NODES.quote)).toEqual(
+		expect(nodePairedItems(execution, CHAIN_NODES.quote)).toEqual(
 			[0, 1, 5].map((item) => ({ item })),
 		);
-		for (const preview of previews)
-			expectPreview(preview, 'POST', `${suite.sandbox.url}${quotesPath}`);
-		expect(nodePairedItems(execution, STEP_NODES.quote, 1)).toEqual(
+		quotes.forEach((preview, index) => {
+			expectPreview(preview, 'POST', `${suite.sandbox.url}${quotesPath}`, QUOTE_ANSWER);
+			expect(bookings[index].body?.quoteId).toBe(preview.quoteId);
+			expectPreview(bookings[index], 'POST', `${suite.sandbox.url}/partner-api/bookings`, [
+				'bookingId',
+			]);
+			const paid = encodeURIComponent(String(bookings[index].bookingId));
+			expectPreview(
+				payments[index],
+				'POST',
+				`${suite.sandbox.url}/partner-api/bookings/${paid}/payment`,
+				['reference'],
+			);
+		});
+		expect(nodePairedItems(execution, CHAIN_NODES.quote, 1)).toEqual(
 			[2, 3, 4, 6].map((item) => ({ item })),
 		);
-		expect(nodeOutput(execution, ROWS_TO_FIX)).toEqual(nodeOutput(execution, STEP_NODES.quote, 1));
+		expect(nodeOutput(execution, ROWS_TO_FIX)).toEqual(nodeOutput(execution, CHAIN_NODES.quote, 1));
 	});
 });
 
@@ -201,16 +219,16 @@ describe.each([
 			expect(nodePairedItems(dry.execution, STEP_NODES[step])).toEqual(itemsPaired(ROWS));
 			expect(nodeOutput(dry.execution, STEP_NODES[step], 1)).toEqual([]);
 			previews.forEach((preview, index) => {
-				expectPreview(preview, 'POST', `${suite.sandbox.url}${quotesPath}`);
+				expectPreview(preview, 'POST', `${suite.sandbox.url}${quotesPath}`, QUOTE_ANSWER);
 				expect(preview.body).toEqual(rows[index]);
 			});
 		});
 
 		it('says each key is made of the rows and the item: the key the real run sends', () => {
-			expect(previews.map((preview) => preview.idempotencyKeyMadeOf)).toEqual(
+			expect(previews.map((preview) => preview.dryRun)).toEqual(
 				rows.map(
-					(_, index) =>
-						`these input items and item ${index + 1}: a real run sends this key, and so does its Retry`,
+					() =>
+						`Nothing was sent: Dry Run is on in node "${STEP_NODES[step]}". A real run sends this Idempotency-Key, made of these input items and this item, and so does its Retry. ${STAND_IN_NOTE('quoteId')}`,
 				),
 			);
 			expect(previews.map((preview) => preview.idempotencyKey)).toEqual(
@@ -277,10 +295,10 @@ describe('those 1,000 quotes booked, then the 1,000 bookings paid: dry run, then
 		const previews = previewsOf(bookDry, 'book');
 		expect(nodePairedItems(bookDry.execution, STEP_NODES.book)).toEqual(itemsPaired(ROWS));
 		previews.forEach((preview, index) => {
-			expectPreview(preview, 'POST', `${suite.sandbox.url}/partner-api/bookings`);
+			expectPreview(preview, 'POST', `${suite.sandbox.url}/partner-api/bookings`, ['bookingId']);
 			expect(preview.body?.quoteId).toBe(quotedRows[index].quoteId);
-			expect(preview.idempotencyKeyMadeOf).toBe(
-				`the API, this action and Quote ID ${String(quotedRows[index].quoteId)}: the same in every execution`,
+			expect(preview.dryRun).toContain(
+				`A real run sends this Idempotency-Key, made of the API, this action and Quote ID ${String(quotedRows[index].quoteId)}: the same in every execution.`,
 			);
 		});
 	});
@@ -305,9 +323,10 @@ describe('those 1,000 quotes booked, then the 1,000 bookings paid: dry run, then
 				preview,
 				'POST',
 				`${suite.sandbox.url}/partner-api/bookings/${bookingId}/payment`,
+				['reference'],
 			);
-			expect(preview.idempotencyKeyMadeOf).toBe(
-				`the API, this action and Booking ID ${bookingId}: the same in every execution`,
+			expect(preview.dryRun).toContain(
+				`A real run sends this Idempotency-Key, made of the API, this action and Booking ID ${bookingId}: the same in every execution.`,
 			);
 		});
 	});
@@ -419,40 +438,20 @@ describe('a bad row where On Error stops the workflow (Book each quote): the sam
 });
 
 describe('dry run, a real run that fails part-way, then Executions › Retry: each quote booked once', () => {
-	let settingsBefore: { repeatActions: boolean; replayRefusals: boolean };
 	let quotes: Row[];
 	let dry: BatchRun;
 	let failed: BatchRun;
 	let dryAfter: BatchRun;
-	let retried: BatchRun;
+	let retriedRun: BatchRun;
 
+	strictApiWhileRunning(suite.admin);
 	beforeAll(async () => {
-		({ settings: settingsBefore } = await suite.admin.get<{
-			settings: { repeatActions: boolean; replayRefusals: boolean };
-		}>('/state'));
-		// An API that books a quote again under any new key, and keeps a refusal for its key (as
-		// Stripe does): a booking sent twice under two keys would be two bookings.
-		await suite.admin.setRepeatActions(true);
-		await suite.admin.setReplayRefusals(true);
 		const quoted = await run('quote', false, orderRows(10, 'RETRY'));
 		quotes = nodeOutput(quoted.execution, STEP_NODES.quote);
 		dry = await run('book', true, quotes);
-		await suite.admin.setFaults(refuseOneBooking);
-		try {
-			failed = await run('book', false, quotes);
-		} finally {
-			await suite.admin.setFaults({});
-		}
+		failed = await refusingOneBooking(suite.admin, () => run('book', false, quotes));
 		dryAfter = await run('book', true, quotes);
-		const since = await lastSeq(suite.admin);
-		const execution = await suite.client.retryExecution(failed.execution.id, false);
-		retried = { execution, requests: await sandboxRequests(suite.admin, since) };
-	});
-
-	afterAll(async () => {
-		await suite.admin.setFaults({});
-		await suite.admin.setRepeatActions(settingsBefore.repeatActions);
-		await suite.admin.setReplayRefusals(settingsBefore.replayRefusals);
+		retriedRun = await retried(suite, failed.execution.id);
 	});
 
 	const quoteIdOf = (request: LoggedRequest) => (request.body as { quoteId: string }).quoteId;
@@ -500,14 +499,14 @@ describe('dry run, a real run that fails part-way, then Executions › Retry: ea
 	});
 
 	it('the retry succeeds and sends each booking under the key the last dry run previewed', () => {
-		expectSucceeded(retried.execution);
-		expect(retried.execution).toMatchObject({ mode: 'retry', retryOf: failed.execution.id });
-		const posts = postsTo(retried.requests, BOOKINGS);
+		expectSucceeded(retriedRun.execution);
+		expect(retriedRun.execution).toMatchObject({ mode: 'retry', retryOf: failed.execution.id });
+		const posts = postsTo(retriedRun.requests, BOOKINGS);
 		const keys = previewKeys(dryAfter);
 		expect(posts.map((post) => keyOf(post))).toEqual(
 			posts.map((post) => keys.get(quoteIdOf(post))),
 		);
-		expect(postsTo(retried.requests, QUOTES)).toEqual([]);
+		expect(postsTo(retriedRun.requests, QUOTES)).toEqual([]);
 	});
 
 	it('each quote is booked exactly once: one booking each in the sandbox, one new booking request each', async () => {
@@ -515,12 +514,12 @@ describe('dry run, a real run that fails part-way, then Executions › Retry: ea
 		const { bookings } = await suite.admin.stateOfOrgA();
 		const stored = bookings.filter((booking) => ids.includes(String(booking.quoteId)));
 		expect(stored.map((booking) => booking.quoteId).sort()).toEqual([...ids].sort());
-		const made = [...postsTo(failed.requests, BOOKINGS), ...postsTo(retried.requests, BOOKINGS)]
+		const made = [...postsTo(failed.requests, BOOKINGS), ...postsTo(retriedRun.requests, BOOKINGS)]
 			.filter((post) => post.status === 201 && !post.replayed)
 			.map(quoteIdOf);
 		expect(made.sort()).toEqual([...ids].sort());
 		expect(
-			nodeOutput(retried.execution, STEP_NODES.book).map((booking) => booking.quoteId),
+			nodeOutput(retriedRun.execution, STEP_NODES.book).map((booking) => booking.quoteId),
 		).toEqual(ids);
 	});
 });

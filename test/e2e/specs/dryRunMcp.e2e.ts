@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { derivedKey, type LoggedRequest, postsTo } from '../lib/assertions';
-import { postBatch, type Preview } from '../lib/dryRun';
+import { postBatch, type Preview, requestLine } from '../lib/dryRun';
 import { CLICK_ROUTE as route, mcpPreviewUrl } from '../lib/fixtures';
 import { expectOk } from '../lib/http';
 import { connectMcp, type McpSession, type ToolResult } from '../lib/mcp';
@@ -58,19 +58,22 @@ describe('Dry Run on MCP tools (the preview tools sample, MCP Server Trigger)', 
 		expect(requests).toEqual([]);
 		expect(result.isError).toBeFalsy();
 		const preview = onlyPreview(text);
+		const body = { serviceType: 'CLICK', ...route };
 		expect(preview).toEqual({
-			dryRun: true,
-			method: 'POST',
-			url: `${suite.sandbox.url}/partner-api/booking-quotes`,
+			request: `POST ${suite.sandbox.url}/partner-api/booking-quotes`,
+			body,
+			idempotencyKey: derivedKey('quote.create'),
+			dryRun: expect.stringContaining(
+				'A real run sends this Idempotency-Key, made of these input items and this item,',
+			),
 			headers: {
 				Accept: 'application/json',
 				'Content-Type': 'application/json',
 				'Idempotency-Key': preview.idempotencyKey,
 				'X-SVC-API-Key': '[redacted]',
 			},
-			body: { serviceType: 'CLICK', ...route },
-			idempotencyKey: derivedKey('quote.create'),
-			idempotencyKeyMadeOf: expect.stringMatching(/^these input items and item 1: /),
+			quoteId: `[dry run: quoteId of item 1 from "${TOOLS.quote.replace(/_/g, ' ')}"]`,
+			quotedRoute: body,
 		});
 	});
 
@@ -92,12 +95,12 @@ describe('Dry Run on MCP tools (the preview tools sample, MCP Server Trigger)', 
 		expect(result.isError).toBeFalsy();
 		const preview = onlyPreview(text);
 		expect(preview).toMatchObject({
-			dryRun: true,
-			method: 'POST',
-			url: `${suite.sandbox.url}/partner-api/bookings`,
+			request: `POST ${suite.sandbox.url}/partner-api/bookings`,
 			body: { serviceType: 'CLICK', ...route, quoteId },
 			idempotencyKey: derivedKey('booking.create'),
-			idempotencyKeyMadeOf: `the API, this action and Quote ID ${quoteId}: the same in every execution`,
+			dryRun: expect.stringContaining(
+				`A real run sends this Idempotency-Key, made of the API, this action and Quote ID ${quoteId}: the same in every execution.`,
+			),
 		});
 		expect((await suite.admin.stateOfOrgA()).bookings.filter((b) => b.quoteId === quoteId)).toEqual(
 			[],
@@ -108,8 +111,27 @@ describe('Dry Run on MCP tools (the preview tools sample, MCP Server Trigger)', 
 		const [post] = postsTo(real.requests, /^\/partner-api\/bookings$/);
 		expect(real.requests).toHaveLength(1);
 		expect([post.status, post.headers['idempotency-key']]).toEqual([201, preview.idempotencyKey]);
-		expect(`${suite.sandbox.url}${post.path}`).toBe(preview.url);
+		expect(`${suite.sandbox.url}${post.path}`).toBe(requestLine(preview).url);
 		expect(post.body).toMatchObject(preview.body!);
+	});
+
+	it('an agent that previewed a quote and asks to book it gets a booking preview with its stand-in', async () => {
+		const quoted = onlyPreview((await call(TOOLS.quote, route)).text);
+		const { result, text, requests } = await call(TOOLS.book, {
+			...route,
+			quoteId: quoted.quoteId,
+		});
+		expect(requests).toEqual([]);
+		expect(result.isError).toBeFalsy();
+		const preview = onlyPreview(text);
+		expect(preview).toMatchObject({
+			request: `POST ${suite.sandbox.url}/partner-api/bookings`,
+			body: { serviceType: 'CLICK', ...route, quoteId: quoted.quoteId },
+			dryRun: expect.stringContaining(
+				`quoteId is a stand-in from "${TOOLS.quote.replace(/_/g, ' ')}": a real run sends the real quoteId and keys by it.`,
+			),
+			bookingId: `[dry run: bookingId of item 1 from "${TOOLS.book.replace(/_/g, ' ')}"]`,
+		});
 	});
 
 	it('answers a refused input with the field and the rule, as a real call would, and sends nothing', async () => {

@@ -30,6 +30,11 @@ export interface OperationSpec {
 	referent?: string[];
 	/** The capability a 403 means the key lacks (spec: Authentication). */
 	capability?: string;
+	/**
+	 * The ids a success's answer carries for a later step (a quote's `quoteId`): a dry run's preview
+	 * carries a stand-in for each, so the next node in Dry Run can preview its request with it.
+	 */
+	answers?: string[];
 	/** A field the answer must carry to count as a success (a quote without quoteId is not one). */
 	requires?: string;
 	/** Shapes a successful record for the output, given the body that was sent. */

@@ -63,8 +63,8 @@ export function optionsDescription(readOnlyOperations: string[]): INodePropertie
 					type: 'boolean',
 					default: false,
 					description:
-						'Whether to output the request each item would send (method, URL, headers, body, Idempotency-Key) instead of sending it: nothing reaches the API, reads included',
-					hint: 'Every check runs as in a real run, so bad items fail the same way. Turn it off to send for real.',
+						"Whether to output the request each item would send (method, URL, body, Idempotency-Key, headers) instead of sending it: nothing reaches the API, reads included. A creation's preview carries stand-ins for the IDs the API would answer, so the next nodes in Dry Run preview their requests too.",
+					hint: 'On: nothing is sent, each item shows its request; every check still runs. Off: requests are sent, and items from a dry run are refused.',
 				},
 				{
 					displayName: 'Idempotency Key',

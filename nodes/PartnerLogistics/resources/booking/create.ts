@@ -19,5 +19,6 @@ export const bookingCreate: OperationSpec = {
 	path: '/partner-api/bookings',
 	body: bookingBody,
 	referent: ['quoteId'],
+	answers: ['bookingId'],
 	check: bookingCheck,
 };

@@ -19,5 +19,6 @@ export const bookingPay: OperationSpec = {
 	path: '/partner-api/bookings/{bookingId}/payment',
 	body: paymentBody(kind),
 	referent: ['bookingId'],
+	answers: ['reference'],
 	check: paymentCheck(kind),
 };

@@ -22,6 +22,7 @@ export const haulageQuotationCreate: OperationSpec = {
 	],
 	method: 'POST',
 	path: '/partner-api/haulage/quotations',
+	answers: ['quotationId'],
 	body: ({ read }) => jsonObject(read('shipmentDetails'), 'shipmentDetails'),
 	check: (body) => (Object.keys(body).length ? undefined : required('shipmentDetails', '{}')),
 };

@@ -16,5 +16,6 @@ export const haulageQuotationPay: OperationSpec = {
 	path: `${quotationPath}/payment`,
 	body: paymentBody(kind),
 	referent: ['quotationId', 'paymentStage'],
+	answers: ['reference'],
 	check: paymentCheck(kind),
 };

@@ -15,5 +15,6 @@ export const quoteCreate: OperationSpec = {
 	body: quoteBody,
 	check: validateRoute,
 	requires: 'quoteId',
+	answers: ['quoteId'],
 	output: withQuotedRoute,
 };

@@ -9,6 +9,7 @@ export const quoteRequestCreate: OperationSpec = {
 	fields: goBulkFields,
 	method: 'POST',
 	path: '/partner-api/quote-requests',
+	answers: ['quoteRequestId'],
 	body: goBulkBody,
 	check: goBulkCheck,
 };

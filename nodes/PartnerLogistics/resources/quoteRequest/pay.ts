@@ -16,5 +16,6 @@ export const quoteRequestPay: OperationSpec = {
 	path: `${quoteRequestPath}/payment`,
 	body: paymentBody(kind),
 	referent: ['quoteRequestId'],
+	answers: ['reference'],
 	check: paymentCheck(kind),
 };

@@ -125,5 +125,6 @@ export const supportCaseCreate: OperationSpec = {
 	fields,
 	method: 'POST',
 	path: '/partner-api/support-cases',
+	answers: ['caseId'],
 	body: supportCaseBody,
 };

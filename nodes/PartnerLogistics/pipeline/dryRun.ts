@@ -1,0 +1,112 @@
+import type { IDataObject } from 'n8n-workflow';
+
+// Options › Dry Run as a chain sees it, in plain values (run.ts is the n8n side). A creation's
+// preview carries a stand-in for each id its answer would hold (OperationSpec.answers), so the
+// next node in Dry Run previews its own request with it; a node with Dry Run off refuses an item
+// that holds one, or that is a preview, before anything is sent.
+
+/** How every preview's note begins; a preview item is recognised by it. */
+const NOTE_START = 'Nothing was sent: Dry Run is on in node ';
+/**
+ * A stand-in: brackets and spaces no id the API hands out has, and the node that made it; found in
+ * JSON text too (its quotes escaped).
+ */
+const STAND_IN = /\[dry run: (\w+) of item (\d+) from \\?"(.*?)\\?"\]/;
+const MESSAGE_MAX = 120;
+
+/** The stand-in for `id` of item `itemIndex` of node `node`: `[dry run: quoteId of item 1 from "Quote"]`. */
+export function standIn(id: string, itemIndex: number, node: string): string {
+	return `[dry run: ${id} of item ${itemIndex + 1} from "${node.replace(/"/g, "'")}"]`;
+}
+
+/** The first stand-in in a request's URL, query and body: which id, made by which node. */
+export function standInOf(request: {
+	url: string;
+	qs?: IDataObject;
+	body?: IDataObject;
+}): { id: string; node: string } | undefined {
+	const sent = `${safeDecode(request.url)} ${JSON.stringify(request.qs ?? {})} ${JSON.stringify(request.body ?? {})}`;
+	const found = STAND_IN.exec(sent);
+	return found ? { id: found[1], node: found[3] } : undefined;
+}
+
+function safeDecode(url: string): string {
+	try {
+		return decodeURIComponent(url);
+	} catch {
+		return url;
+	}
+}
+
+/** The node whose Dry Run made `item` a preview, or undefined when it is not one. */
+export function previewSource(item: IDataObject): string | undefined {
+	const note = item.dryRun;
+	if (typeof note !== 'string' || !note.startsWith(NOTE_START)) return undefined;
+	return /^"([^"]*)"/.exec(note.slice(NOTE_START.length))?.[1];
+}
+
+/** What a preview says besides the request: that nothing was sent, its key, its stand-ins. */
+export interface PreviewFacts {
+	node: string;
+	/** The request's Idempotency-Key, when it has one. */
+	key?: 'referent' | 'given' | 'creation';
+	/** The referent as labelled ("Quote ID qt_7"), for a referent key. */
+	referent?: string;
+	/** A stand-in the request sends (from an earlier node's preview). */
+	sends?: { id: string; node: string };
+	/** The input item is itself a preview (its key, made of the input, will differ). */
+	fromPreview: boolean;
+	/** The ids this preview stands in for. */
+	answers: string[];
+}
+
+/** The preview's note: one column of the Table view, in the words the editor uses. */
+export function previewNote(facts: PreviewFacts): string {
+	const parts = [`${NOTE_START}"${facts.node.replace(/"/g, "'")}".`];
+	const { sends, key } = facts;
+	if (sends) {
+		parts.push(
+			`${sends.id} is a stand-in from "${sends.node}": a real run sends the real ${sends.id}${key === 'referent' ? ' and keys by it' : ''}.`,
+		);
+	}
+	if (key === 'given')
+		parts.push('A real run sends this Idempotency-Key (Options › Idempotency Key).');
+	else if (key && (sends || facts.fromPreview)) {
+		parts.push('Its Idempotency-Key is made of stand-ins: a real run sends another.');
+	} else if (key === 'referent') {
+		parts.push(
+			`A real run sends this Idempotency-Key, made of the API, this action and ${facts.referent || 'what it acts on'}: the same in every execution.`,
+		);
+	} else if (key === 'creation') {
+		parts.push(
+			'A real run sends this Idempotency-Key, made of these input items and this item, and so does its Retry.',
+		);
+	}
+	if (facts.answers.length) {
+		parts.push(
+			`${facts.answers.join(', ')}: stand-in for what the API would answer, for the next nodes in Dry Run; with Dry Run off they refuse it.`,
+		);
+	}
+	return parts.join(' ');
+}
+
+/** Why a node with Dry Run off refuses an item, or undefined when it may send it. */
+export function dryRunLeftover(
+	item: IDataObject,
+	request: { url: string; qs?: IDataObject; body?: IDataObject } | undefined,
+	itemIndex: number,
+): { message: string; description: string } | undefined {
+	const fromPreview = previewSource(item);
+	const sends = request ? standInOf(request) : undefined;
+	if (fromPreview === undefined && !sends) return undefined;
+	const node = sends?.node ?? fromPreview ?? '';
+	const what = sends ? `sends ${sends.id} as a Dry Run stand-in` : 'is a Dry Run preview';
+	const start = `Item ${itemIndex + 1} ${what} from "`;
+	const end = '": turn off Dry Run there';
+	const room = MESSAGE_MAX - start.length - end.length;
+	const named = node.length > room ? `${node.slice(0, Math.max(room - 1, 0))}…` : node;
+	return {
+		message: `${start}${named}${end}`,
+		description: `Node "${node}" ran with Options › Dry Run on: it only previewed its request, so ${sends ? `${sends.id} stands in for an answer the API never gave` : 'this item is a request it would send, not an API answer'}. Nothing was sent for this item. Turn off Dry Run in "${node}" (and unpin its data, if pinned) and run again; or turn on Dry Run in this node to preview the whole chain.`,
+	};
+}
