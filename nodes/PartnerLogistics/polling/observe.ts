@@ -101,7 +101,7 @@ function identified(
 	const { position, fields } = result.unidentified;
 	const shown = fields.slice(0, 20).join(', ') + (fields.length > 20 ? ', …' : '');
 	const label = 'idField' in watch.identity ? watch.identity.idField.displayName : 'the ID field';
-	const message = `The ${watch.record} at position ${position} of the API's answer has no usable "${field}", so changes cannot be told apart. Set ${label} to the field that identifies a ${watch.record}.`;
-	const description = `Its fields: ${shown || '(none)'}. Nothing was emitted or remembered.`;
+	const message = `The ${watch.record} at position ${position} of the API's answer has no usable "${field}"`;
+	const description = `Its fields: ${shown || '(none)'}. Changes cannot be told apart: set ${label} to the field that identifies a ${watch.record}. Nothing was emitted or remembered.`;
 	throw new NodeOperationError(context.getNode(), message, { description });
 }

@@ -1,8 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-import type { HmacKeys } from './hmacKeys';
-import type { HmacAlgorithm, HmacEncoding, TriggerSettings } from './settings';
-import { checkTimestamp, type TimestampUnit } from './timestamp';
+import type { HmacAlgorithm, HmacEncoding, TimestampUnit, TriggerSettings } from './settings';
 
 /** Why a delivery was refused: for the log and the editor, never for the sender. */
 export type RejectionReason =
@@ -17,6 +15,13 @@ export type RejectionReason =
 export type Verification =
 	| { ok: true; eventId?: string; timestampMs?: number; secretIndex?: number }
 	| { ok: false; reason: RejectionReason };
+
+/** The secrets' HMAC keys, current first, derived per credential read; `undefined`: none. */
+export interface HmacKeys {
+	readonly bySecret: ReadonlyArray<Buffer | undefined>;
+	/** Tried first: the last to match. Mid-rotation a sender keeps to one secret: 1 HMAC, not 2. */
+	first: number;
+}
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
 
@@ -162,9 +167,35 @@ function verifyTimed(
 	return signed.ok ? { ...signed, eventId, timestampMs: time.ms } : signed;
 }
 
-const NO_KEY = -2;
-const NO_MATCH = -1;
+// 1e10 seconds is the year 2286 and 1e10 milliseconds is April 1970: the same cut n8n's own
+// webhook-signature-verification helper uses to tell the units apart.
+const MILLISECONDS_ABOVE = 1e10;
+const DIGITS = /^\d{1,16}$/;
 
+/** Accepts a timestamp within `toleranceSeconds` of `now` either way: a sender clock ahead too. */
+export function checkTimestamp(
+	value: string,
+	toleranceSeconds: number,
+	unit: TimestampUnit,
+	now: number,
+): { ok: true; ms: number } | Extract<Verification, { ok: false }> {
+	if (!DIGITS.test(value)) return rejected('malformed-header');
+	const number = Number(value);
+	const inMilliseconds =
+		unit === 'milliseconds' || (unit === 'auto' && number > MILLISECONDS_ABOVE);
+	// Whole seconds for second timestamps, as the Standard Webhooks library and n8n's helper count.
+	const scale = inMilliseconds ? 1 : 1000;
+	const age = Math.floor(now / scale) - number;
+	const tolerance = (toleranceSeconds * 1000) / scale;
+	if (age > tolerance) return rejected('stale-timestamp');
+	if (-age > tolerance) return rejected('future-timestamp');
+	return { ok: true, ms: number * scale };
+}
+
+/**
+ * Which secret's HMAC of `<signedPrefix><body>` is a candidate, the last to match tried first (and
+ * remembered): mid-rotation a sender keeps to one secret, so a delivery costs one HMAC, not two.
+ */
 function verifySigned(
 	hmacKeys: HmacKeys,
 	algorithm: HmacAlgorithm,
@@ -173,48 +204,25 @@ function verifySigned(
 	signedPrefix = '',
 ): Verification {
 	if (candidates.length === 0) return rejected('malformed-header');
-	const secretIndex = matchingHmacKey(hmacKeys, algorithm, signedPrefix, body, candidates);
-	if (secretIndex < 0) return rejected(secretIndex === NO_KEY ? 'no-secret' : 'signature-mismatch');
-	return { ok: true, secretIndex };
-}
-
-/**
- * The index of the secret whose HMAC of `<signedPrefix><body>` is a candidate, the last match first
- * (and remembered); else NO_MATCH, or NO_KEY without keys. A number: this runs per delivery.
- */
-function matchingHmacKey(
-	signing: HmacKeys,
-	algorithm: HmacAlgorithm,
-	signedPrefix: string,
-	body: Buffer,
-	candidates: Buffer[],
-): number {
-	const { bySecret } = signing;
-	let result = NO_KEY;
+	const { bySecret } = hmacKeys;
+	let reason: RejectionReason = 'no-secret';
 	for (let step = 0; step < bySecret.length; step++) {
-		const secretIndex = (signing.first + step) % bySecret.length;
+		const secretIndex = (hmacKeys.first + step) % bySecret.length;
 		const hmacKey = bySecret[secretIndex];
 		if (!hmacKey) continue;
-		result = NO_MATCH;
-		const hmac = createHmac(algorithm, hmacKey);
-		if (signedPrefix !== '') hmac.update(signedPrefix);
-		if (matchesAny(hmac.update(body).digest(), candidates)) {
-			signing.first = secretIndex;
-			return secretIndex;
+		reason = 'signature-mismatch';
+		const expected = createHmac(algorithm, hmacKey).update(signedPrefix).update(body).digest();
+		// Constant-time: every candidate is compared in full. A digest's length is public (the
+		// algorithm's), so checking it first leaks nothing.
+		const matched = candidates.filter(
+			(candidate) => candidate.length === expected.length && timingSafeEqual(candidate, expected),
+		);
+		if (matched.length > 0) {
+			hmacKeys.first = secretIndex;
+			return { ok: true, secretIndex };
 		}
 	}
-	return result;
-}
-
-/** Constant-time: every candidate is compared in full, whichever one matches. */
-function matchesAny(expected: Buffer, candidates: Buffer[]): boolean {
-	let matched = false;
-	for (const candidate of candidates) {
-		// A digest's length is public (the algorithm's), so checking it first leaks nothing.
-		if (candidate.length === expected.length && timingSafeEqual(candidate, expected))
-			matched = true;
-	}
-	return matched;
+	return rejected(reason);
 }
 
 function decodeSignature(value: string | undefined, encoding: HmacEncoding): Buffer | undefined {
@@ -223,6 +231,6 @@ function decodeSignature(value: string | undefined, encoding: HmacEncoding): Buf
 	return valid ? Buffer.from(value, encoding) : undefined;
 }
 
-function rejected(reason: RejectionReason): Verification {
+function rejected(reason: RejectionReason): Extract<Verification, { ok: false }> {
 	return { ok: false, reason };
 }
