@@ -70,7 +70,12 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 			const observation = await observe(this, api, watched);
 			const { observed, failures } = observation;
 			const { maxRecords, watching } = watched.compare;
-			if (observed.length > maxRecords) throw tooMany(this, observation, watched);
+			if (observed.length > maxRecords) {
+				const message = `The API listed ${observed.length} ${watched.watch.records}, more than Options › Max Records Remembered (${maxRecords})`;
+				const description =
+					'Nothing was emitted or remembered, so no change is lost. Raise Max Records Remembered, or watch fewer records (e.g. a narrower status).';
+				throw new NodeOperationError(this.getNode(), message, { description });
+			}
 			const before = recall(staticData.memory, watching);
 			const unread = failures.map(({ id }) => id);
 			const { changes, memory } = compare(before, observed, watched.compare, unread);
@@ -93,17 +98,6 @@ function items(changes: Change[]): INodeExecutionData[][] | null {
 	return changes.length
 		? [changes.map((change) => ({ json: change as unknown as IDataObject }))]
 		: null;
-}
-
-function tooMany(
-	context: IPollFunctions,
-	{ observed }: Observation,
-	{ watch, compare: { maxRecords } }: WatchSettings,
-): NodeOperationError {
-	const message = `The API listed ${observed.length} ${watch.records}, more than Options › Max Records Remembered (${maxRecords})`;
-	const description =
-		'Nothing was emitted or remembered, so no change is lost. Raise Max Records Remembered, or watch fewer records (e.g. a narrower status).';
-	return new NodeOperationError(context.getNode(), message, { description });
 }
 
 /** Each ID that could not be read, once, with why: "qr_2 (The API's answer grew past …)". */

@@ -161,12 +161,12 @@ function misconfigured(
 function refuse(context: IWebhookFunctions, reason: RefusalReason): IWebhookResponseData {
 	const { status, what, check } = REFUSALS[reason];
 	if (context.getMode() === 'manual') {
-		const message = `Test event refused: ${what}`;
-		throw new NodeOperationError(context.getNode(), message, { description: check });
+		throw problemError(context, { message: `Test event refused: ${what}`, description: check });
 	}
 	context.logger.info(`${where(context)} refused a delivery with ${status}: ${what} (${reason})`);
 	return answer(context, status);
 }
+
 /** The sender's answer, generic; nothing runs. */
 function answer(
 	context: IWebhookFunctions,

@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 /** Length of a field's digest: enough to tell one field's values apart, short to store. */
 const FIELD_DIGEST_LENGTH = 12;
 
-/** JSON with each object's keys sorted, so the API's field order never counts; a list's does. */
+/** JSON with each object's fields sorted by name, so the API's field order never counts; a list's does. */
 export function canonicalJson(value: unknown): string {
 	return JSON.stringify(sorted(value)) ?? 'undefined';
 }
@@ -13,8 +13,11 @@ function sorted(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(sorted);
 	if (!value || typeof value !== 'object') return value;
 	const object = value as IDataObject;
-	const keys = Object.keys(object).sort();
-	return Object.fromEntries(keys.map((key) => [key, sorted(object[key])]));
+	return Object.fromEntries(
+		Object.keys(object)
+			.sort()
+			.map((name) => [name, sorted(object[name])]),
+	);
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');

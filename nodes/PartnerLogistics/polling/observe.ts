@@ -45,7 +45,7 @@ async function readList(
 /**
  * The record operation's request for each listed ID, up to Concurrency at a time, paced as one
  * run. A 404 is observed as not found; any other failure (a hang, an answer too large) leaves that
- * ID unread and the others go on, unless no ID would escape it (a refused key, a missing
+ * ID unread and the others go on, unless no ID would escape it (a refused API key, a missing
  * capability, an API out of reach): that stops the poll.
  */
 async function readListed(api: ApiSession, watch: WatchSpec, ids: string[]): Promise<Observation> {

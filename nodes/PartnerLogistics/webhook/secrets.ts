@@ -13,21 +13,18 @@ export interface SigningSecrets {
 	previousWebhookSigningSecret?: unknown;
 }
 
-/** The trigger's credential, as the cache sees it. */
+/** The trigger's credential: without an id it is read (a database read, a decryption) every time. */
 export interface TriggerCredential {
 	scheme: SignatureScheme;
-	/** n8n's id of the credential; a credential without one is read every time. */
 	id: string | null | undefined;
-	/** Reads it from n8n's credential store: a database read and a decryption. */
 	read(): Promise<SigningSecrets>;
 }
 
 /** Why HMAC keys are wanted; `fresh` (a test event, publishing): the user may have just edited it. */
 export type HmacKeysWanted = 'delivery' | 'mismatch' | 'fresh';
 
-/** How long a delivery reuses the HMAC keys read from the credential: an edit applies within this. */
+/** An edit of the credential applies within a minute; after a mismatch, or if broken, within 5 s. */
 export const HMAC_KEYS_REUSED_FOR_MS = 60_000;
-/** A signature mismatch, or a broken secret, reads the credential again after this. */
 export const HMAC_KEYS_REREAD_AFTER_MS = 5_000;
 
 /**
@@ -66,19 +63,23 @@ export function credentialHmacKeys(
 		credential.previousWebhookSigningSecret,
 	].map((secret) => (typeof secret === 'string' ? secret.trim() : ''));
 	if (scheme !== 'none' && current === '') {
-		const message = 'The Partner Logistics API credential has no Webhook Signing Secret';
-		const description =
-			'Paste the secret the partner portal shows for this webhook, or set Signature Scheme to None (not recommended).';
-		return { ok: false, problem: { message, description } };
+		return unusable(
+			'The Partner Logistics API credential has no Webhook Signing Secret',
+			'Paste the secret the partner portal shows for this webhook, or set Signature Scheme to None (not recommended).',
+		);
 	}
 	const secrets = scheme === 'none' ? [] : [current, previous].filter((secret) => secret !== '');
 	const hmacKeys = deriveHmacKeys(secrets, scheme);
 	const broken = hmacKeys.bySecret.indexOf(undefined);
 	if (broken < 0) return { ok: true, hmacKeys };
 	const field = broken === 0 ? 'Webhook Signing Secret' : 'Previous Signing Secret';
-	const message = `The ${field} is not a Standard Webhooks secret (whsec_ followed by base64; the prefix may be left out)`;
-	const description =
-		'Copy it again from the partner portal, or choose the Signature Scheme the partner uses.';
+	return unusable(
+		`The ${field} is not a Standard Webhooks secret (whsec_ followed by base64; the prefix may be left out)`,
+		'Copy it again from the partner portal, or choose the Signature Scheme the partner uses.',
+	);
+}
+
+function unusable(message: string, description: string): CredentialHmacKeys {
 	return { ok: false, problem: { message, description } };
 }
 
@@ -106,12 +107,9 @@ export class SecretCache {
 		const cached = id === undefined ? undefined : this.entries.get(id);
 		if (cached && now - cached.readAt < maxAgeMs(wanted, cached.hmacKeys.ok))
 			return cached.hmacKeys;
-		let secrets: SigningSecrets;
-		try {
-			secrets = await credential.read();
-		} catch (error) {
-			const message = 'The Partner Logistics API credential could not be read';
-			return { ok: false, problem: { message, description: (error as Error).message } };
+		const secrets = await credential.read().catch((error: Error) => error);
+		if (secrets instanceof Error) {
+			return unusable('The Partner Logistics API credential could not be read', secrets.message);
 		}
 		const hmacKeys = credentialHmacKeys(credential.scheme, secrets);
 		if (id !== undefined) this.entries.set(id, { hmacKeys, readAt: now });

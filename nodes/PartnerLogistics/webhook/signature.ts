@@ -1,15 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
+import type { RejectionReason } from './refusedDelivery';
 import type { HmacAlgorithm, HmacEncoding, TimestampUnit, TriggerSettings } from './settings';
-
-/** Why a delivery was refused: for the log and the editor, never for the sender. */
-export type RejectionReason =
-	| 'no-secret'
-	| 'missing-header'
-	| 'malformed-header'
-	| 'stale-timestamp'
-	| 'future-timestamp'
-	| 'signature-mismatch';
 
 /** `secretIndex`: 0 for the current secret, 1 the previous. Verifiers never throw, on any input. */
 export type Verification =
@@ -41,7 +33,7 @@ interface TimedInput {
 }
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
-/** Hex digits; an even count is checked apart (a grouped regex was slower). */
+// An even count of hex digits is checked apart: a grouped regex was slower.
 const HEX = /^[0-9a-fA-F]+$/;
 
 /**
@@ -116,13 +108,11 @@ export function verifyHmacHeader(input: {
 /** Runs the verifier of the configured scheme; `none` accepts everything, by the user's choice. */
 export function verifyDelivery(
 	settings: TriggerSettings,
-	delivery: Delivery,
+	{ rawBody, headers }: Delivery,
 	hmacKeys: HmacKeys,
 	now = Date.now(),
 ): Verification {
-	const { rawBody, headers } = delivery;
-	const { toleranceSeconds, timestampUnit } = settings;
-	const timed = { rawBody, hmacKeys, toleranceSeconds, timestampUnit, now };
+	const timed = { ...settings, rawBody, hmacKeys, now };
 	switch (settings.signatureScheme) {
 		case 'standardWebhooks':
 			return verifyStandardWebhook({ ...timed, headers });
@@ -131,15 +121,11 @@ export function verifyDelivery(
 				...timed,
 				header: headerValue(headers, settings.stripeHeaderName),
 			});
-		case 'hmacHeader':
-			return verifyHmacHeader({
-				rawBody,
-				hmacKeys,
-				header: headerValue(headers, settings.hmacHeaderName),
-				algorithm: settings.hmacAlgorithm,
-				encoding: settings.hmacEncoding,
-				prefix: settings.hmacPrefix,
-			});
+		case 'hmacHeader': {
+			const { hmacAlgorithm: algorithm, hmacEncoding: encoding, hmacPrefix: prefix } = settings;
+			const header = headerValue(headers, settings.hmacHeaderName);
+			return verifyHmacHeader({ rawBody, hmacKeys, header, algorithm, encoding, prefix });
+		}
 		case 'none':
 			return { ok: true };
 	}
