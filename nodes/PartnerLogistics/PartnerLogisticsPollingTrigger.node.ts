@@ -9,8 +9,7 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 
 import { testApiKey } from './methods/testApiKey';
 import { pollSession } from './pipeline/request';
-import { type Change, compare, currentChange } from './polling/changes';
-import { canonicalJson } from './polling/digest';
+import { canonicalJson, type Change, compare, currentChange } from './polling/changes';
 import { pollingProperties } from './polling/description';
 import { generationOf, recall } from './polling/memory';
 import { type Observation, observe } from './polling/observe';

@@ -58,8 +58,12 @@ export class PartnerLogisticsTrigger implements INodeType {
 	// nothing fails to start then, not at every delivery; true ("registered") skips create.
 	webhookMethods = {
 		default: {
-			checkExists: checkConfiguration,
-			create: checkConfiguration,
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return await checkConfiguration(this);
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				return await checkConfiguration(this);
+			},
 			async delete(this: IHookFunctions): Promise<boolean> {
 				return true;
 			},
@@ -117,9 +121,9 @@ async function configuration(context: IHookFunctions | IWebhookFunctions, wanted
 }
 
 /** Publishing and "Listen for test event" fail with the problem, read afresh. */
-async function checkConfiguration(this: IHookFunctions): Promise<boolean> {
-	const configured = await configuration(this, 'fresh');
-	if (!configured.ok) throw problemError(this, configured.problem);
+async function checkConfiguration(context: IHookFunctions): Promise<boolean> {
+	const configured = await configuration(context, 'fresh');
+	if (!configured.ok) throw problemError(context, configured.problem);
 	return true;
 }
 

@@ -4,8 +4,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { pathOf } from '../pipeline/operation';
 import { failsEveryRequest, readListPage, readRecords, type ApiSession } from '../pipeline/request';
 import { eachConcurrently } from '../shared/concurrency';
+import { valueAt } from '../shared/valueAt';
 import type { Observed } from './changes';
-import { identify } from './identity';
 import type { WatchSettings } from './settings';
 import type { WatchSpec } from './watch';
 
@@ -104,4 +104,34 @@ function identified(
 	const message = `The ${watch.record} at position ${position} of the API's answer has no usable "${field}"`;
 	const description = `Its fields: ${shown || '(none)'}. Changes cannot be told apart: set ${label} to the field that identifies a ${watch.record}. Nothing was emitted or remembered.`;
 	throw new NodeOperationError(context.getNode(), message, { description });
+}
+
+/** An identity as text: a non-empty string or a finite number; anything else is none. */
+function identityOf(value: unknown): string | undefined {
+	if (typeof value === 'string' && value.trim() !== '') return value;
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	return undefined;
+}
+
+/**
+ * Each record with its identity, read from `field`. Of records sharing an identity, the first
+ * counts. A record without one stops everything (its position in the answer, from 1, and its field
+ * names are returned): a change could not be told from a new record.
+ */
+export function identify(
+	records: IDataObject[],
+	field: string,
+): { observed: Observed[] } | { unidentified: { position: number; fields: string[] } } {
+	const observed: Observed[] = [];
+	const ids = new Set<string>();
+	for (const [index, record] of records.entries()) {
+		const id = identityOf(valueAt(record, field));
+		if (id === undefined) {
+			return { unidentified: { position: index + 1, fields: Object.keys(record) } };
+		}
+		if (ids.has(id)) continue;
+		ids.add(id);
+		observed.push({ id, record });
+	}
+	return { observed };
 }

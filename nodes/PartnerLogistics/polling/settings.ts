@@ -5,7 +5,6 @@ import { problemMessage } from '../pipeline/operation';
 import { pathIdProblem } from '../pipeline/problem';
 import type { CompareOptions } from './changes';
 import { DEFAULT_POLL_OPTIONS } from './description';
-import { listedIds } from './identity';
 import { type PollParameterReader, textOf, type WatchSpec } from './watch';
 import { WATCHES } from './watches';
 
@@ -122,4 +121,21 @@ function ids(read: PollParameterReader, watch: WatchSpec, maxRecords: number, fa
 		);
 	}
 	return listed;
+}
+
+/**
+ * The IDs a user listed: a list (from an expression) or text separated by commas, semicolons,
+ * spaces or new lines; trimmed, empty ones and repeats left out, in their order.
+ */
+export function listedIds(value: unknown): string[] {
+	const parts: unknown[] = Array.isArray(value)
+		? value.flat()
+		: typeof value === 'string' || typeof value === 'number'
+			? String(value).split(/[\s,;]+/)
+			: [];
+	const ids = parts
+		.filter((part) => typeof part === 'string' || typeof part === 'number')
+		.map((part) => String(part).trim())
+		.filter((part) => part !== '');
+	return [...new Set(ids)];
 }
