@@ -11,12 +11,10 @@ import { WATCHES } from './watches';
 /** What one poll is to do, read from the trigger's parameters before anything is sent. */
 export interface WatchSettings {
 	watch: WatchSpec;
-	/** A list watch's ID field. */
+	/** A list watch's ID field and query (its numbers checked), or a record watch's listed IDs. */
 	idField?: string;
-	/** A record watch's listed IDs, checked: none can leave its path. */
-	ids?: string[];
-	/** A list watch's query, its numbers checked. */
 	query?: IDataObject;
+	ids?: string[];
 	/** How this poll's records compare with the memory, and what the memory belongs to. */
 	compare: CompareOptions;
 }

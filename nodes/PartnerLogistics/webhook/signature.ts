@@ -25,7 +25,7 @@ export interface Delivery {
 
 interface TimedInput {
 	rawBody: Buffer;
-	/** The keys of the current secret, then of the previous one during rotation. */
+	/** The HMAC keys of the current secret, then of the previous one during rotation. */
 	hmacKeys: HmacKeys;
 	toleranceSeconds: number;
 	timestampUnit?: TimestampUnit;
@@ -69,7 +69,7 @@ export function verifyStripeSignature(input: TimedInput & { header?: string }): 
 	let timestamps = 0;
 	const candidates: Buffer[] = [];
 	for (const field of input.header.split(',')) {
-		// `key=value`, the value read up to a further `=` as Stripe's own library reads it.
+		// `name=value`, the value read up to a further `=` as Stripe's own library reads it.
 		const [name, value = ''] = field.trim().split('=', 2);
 		if (name === 't') {
 			timestamp = value;
