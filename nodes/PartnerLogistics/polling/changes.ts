@@ -142,7 +142,7 @@ export function changedFields(
 /** Length of a field's digest: enough to tell one field's values apart, short to store. */
 const FIELD_DIGEST_LENGTH = 12;
 
-/** JSON with each object's fields sorted by name, so the API's field order never counts; a list's does. */
+/** JSON with object fields sorted by name, so the API's field order never counts; a list's does. */
 export function canonicalJson(value: unknown): string {
 	return JSON.stringify(sorted(value)) ?? 'undefined';
 }
@@ -151,11 +151,8 @@ function sorted(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(sorted);
 	if (!value || typeof value !== 'object') return value;
 	const object = value as IDataObject;
-	return Object.fromEntries(
-		Object.keys(object)
-			.sort()
-			.map((name) => [name, sorted(object[name])]),
-	);
+	const names = Object.keys(object).sort();
+	return Object.fromEntries(names.map((name) => [name, sorted(object[name])]));
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');

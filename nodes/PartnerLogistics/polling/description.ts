@@ -41,7 +41,7 @@ export const DEFAULT_POLL_OPTIONS = Object.fromEntries(
 
 const [pipelineOptions, requestOptionsDescription] = optionsDescription([]);
 
-/** A collection of the pipeline's less what a poll has no use for, plus its own; sorted (n8n lint). */
+/** A collection of the pipeline's less what a poll has no use for, plus its own, sorted (lint). */
 const narrowed = (collection: INodeProperties, dropped: string[], own: INodeProperties[] = []) => ({
 	...collection,
 	options: [

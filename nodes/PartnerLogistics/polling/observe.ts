@@ -1,4 +1,4 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { pathOf } from '../pipeline/operation';
@@ -27,19 +27,28 @@ export async function observe(
 		: await readListed(session, watched.watch, watched.ids);
 }
 
-/** The list operation's request, e.g. GET /partner-api/support-cases?status=&limit=. */
+/**
+ * The list operation's request, e.g. GET /partner-api/support-cases?status=&limit=. A record without
+ * an identity fails the poll, naming it: its change could not be told from a new record.
+ */
 async function readList(
 	context: IPollFunctions,
 	api: ApiSession,
-	{ watch, query, idField }: WatchSettings,
+	{ watch, query, idField = '' }: WatchSettings,
 ): Promise<Observation> {
-	const request = { method: 'GET' as const, url: watch.operation.path, qs: query };
-	const { body } = await api.read({ ...request, itemIndex: 0 }, `a JSON list of ${watch.records}`, {
+	const request = { method: 'GET' as const, url: watch.operation.path, qs: query, itemIndex: 0 };
+	const { body } = await api.read(request, `a JSON list of ${watch.records}`, {
 		prefix: `Could not check ${watch.records}:`,
 		capability: watch.operation.capability,
 	});
-	const { records } = readListPage(body);
-	return { observed: identified(context, records, idField!, watch), failures: [] };
+	const result = identify(readListPage(body).records, idField);
+	if ('observed' in result) return { observed: result.observed, failures: [] };
+	const { position, fields } = result.unidentified;
+	const shown = fields.slice(0, 20).join(', ') + (fields.length > 20 ? ', …' : '');
+	const { displayName } = (watch.identity as { idField: INodeProperties }).idField;
+	const message = `The ${watch.record} at position ${position} of the API's answer has no usable "${idField}"`;
+	const description = `Its fields: ${shown || '(none)'}. Changes cannot be told apart: set ${displayName} to the field that identifies a ${watch.record}. Nothing was emitted or remembered.`;
+	throw new NodeOperationError(context.getNode(), message, { description });
 }
 
 /**
@@ -87,23 +96,6 @@ async function readListed(api: ApiSession, watch: WatchSpec, ids: string[]): Pro
 function oneRecord(body: unknown): IDataObject {
 	const records = readRecords(body);
 	return records.length === 1 ? records[0] : { records };
-}
-
-/** The records with their identities, or the poll fails naming the record without one. */
-function identified(
-	context: IPollFunctions,
-	records: IDataObject[],
-	field: string,
-	watch: WatchSpec,
-): Observed[] {
-	const result = identify(records, field);
-	if ('observed' in result) return result.observed;
-	const { position, fields } = result.unidentified;
-	const shown = fields.slice(0, 20).join(', ') + (fields.length > 20 ? ', …' : '');
-	const label = 'idField' in watch.identity ? watch.identity.idField.displayName : 'the ID field';
-	const message = `The ${watch.record} at position ${position} of the API's answer has no usable "${field}"`;
-	const description = `Its fields: ${shown || '(none)'}. Changes cannot be told apart: set ${label} to the field that identifies a ${watch.record}. Nothing was emitted or remembered.`;
-	throw new NodeOperationError(context.getNode(), message, { description });
 }
 
 /** An identity as text: a non-empty string or a finite number; anything else is none. */

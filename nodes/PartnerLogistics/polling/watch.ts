@@ -47,17 +47,18 @@ export function byListedIds(
 	example: string,
 	hint: string,
 ): { listedIds: INodeProperties } {
-	const listedIds: INodeProperties = {
-		displayName,
-		name,
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: `e.g. ${example}`,
-		description: `The ${what} to look up on each poll, separated by commas, spaces or new lines; an expression may also give a list`,
-		hint,
+	return {
+		listedIds: {
+			displayName,
+			name,
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: `e.g. ${example}`,
+			description: `The ${what} to look up on each poll, separated by commas, spaces or new lines; an expression may also give a list`,
+			hint,
+		},
 	};
-	return { listedIds };
 }
 
 /** What the hints of the record watches say about IDs the API cannot find. */

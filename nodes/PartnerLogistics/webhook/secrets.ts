@@ -13,17 +13,17 @@ export interface SigningSecrets {
 	previousWebhookSigningSecret?: unknown;
 }
 
-/** The trigger's credential: without an id it is read (a database read, a decryption) every time. */
+/** The trigger's credential: without an id it is read (a database read, decryption) every time. */
 export interface TriggerCredential {
 	scheme: SignatureScheme;
 	id: string | null | undefined;
 	read(): Promise<SigningSecrets>;
 }
 
-/** Why HMAC keys are wanted; `fresh` (a test event, publishing): the user may have just edited it. */
+/** Why HMAC keys are wanted; `fresh` (test event, publishing): the user may have just edited it. */
 export type HmacKeysWanted = 'delivery' | 'mismatch' | 'fresh';
 
-/** An edit of the credential applies within a minute; after a mismatch, or if broken, within 5 s. */
+/** A credential edit applies within a minute; after a mismatch, or if broken, within 5 s. */
 export const HMAC_KEYS_REUSED_FOR_MS = 60_000;
 export const HMAC_KEYS_REREAD_AFTER_MS = 5_000;
 
