@@ -80,7 +80,11 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 			const { changes, memory } = compare(before, observed, watched.compare, unread);
 			if (failures.length) {
 				if (changes.length === 0) throw unreadError(observation, watched);
-				warnUnread(this, observation, watched);
+				// The others' changes are emitted; n8n's log names each unread ID, once.
+				this.logger.warn(
+					`Partner Logistics Polling Trigger "${this.getNode().name}": ${failures.length} of ${watched.ids?.length} ${watched.watch.records} could not be read: ${unreadList(failures)}. The others' changes were emitted; theirs come with a later poll.`,
+					{ workflowId: this.getWorkflow().id },
+				);
 			}
 			if (canonicalJson(memory) !== canonicalJson(before)) {
 				staticData.memory = { ...memory, generation: generation + 1 } as unknown as IDataObject;
@@ -114,16 +118,4 @@ function unreadError({ failures }: Observation, { ids = [] }: WatchSettings): Er
 			`${error.description ?? ''} ${failures.length} of ${ids.length} IDs could not be read; nothing is lost, the next poll reads them again.${which}`.trim();
 	}
 	return error;
-}
-
-/** Changes were emitted although some IDs could not be read: n8n's log names each, once. */
-function warnUnread(
-	context: IPollFunctions,
-	{ failures }: Observation,
-	{ watch, ids = [] }: WatchSettings,
-): void {
-	context.logger.warn(
-		`Partner Logistics Polling Trigger "${context.getNode().name}": ${failures.length} of ${ids.length} ${watch.records} could not be read: ${unreadList(failures)}. The others' changes were emitted; theirs come with a later poll.`,
-		{ workflowId: context.getWorkflow().id },
-	);
 }
