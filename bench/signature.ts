@@ -2,7 +2,7 @@
 // createHmac over the same bytes. Run alone: npx ts-node --transpile-only bench/signature.ts
 import { createHmac, randomBytes } from 'node:crypto';
 
-import { deriveHmacKeys } from '../nodes/PartnerLogistics/webhook/hmacKeys';
+import { deriveHmacKeys } from '../nodes/PartnerLogistics/webhook/secrets';
 import { resolveSettings } from '../nodes/PartnerLogistics/webhook/settings';
 import {
 	verifyDelivery,
@@ -96,18 +96,18 @@ export async function run(): Promise<string> {
 			'standardWebhooks',
 		),
 	};
-	const stripeInput = { ...timed, header: stripe, hmacKeys: deriveHmacKeys([plain], 'text') };
+	const stripeInput = { ...timed, header: stripe, hmacKeys: deriveHmacKeys([plain], 'stripe') };
 	const hmacInput = {
 		rawBody: body,
 		header: hmacHeader,
-		hmacKeys: deriveHmacKeys([plain], 'text'),
+		hmacKeys: deriveHmacKeys([plain], 'hmacHeader'),
 		algorithm: 'sha256' as const,
 		encoding: 'hex' as const,
 		prefix: 'sha256=',
 	};
 
 	const resolved = resolveSettings('standardWebhooks', '', {});
-	if (!resolved.ok) throw new Error(resolved.problem);
+	if (!resolved.ok) throw new Error(resolved.problem.message);
 	const delivery = { rawBody: body, headers };
 	// The trigger hands over the keys its secret cache holds, the same ones each time.
 	const cachedKeys = deriveHmacKeys([whsec], 'standardWebhooks');

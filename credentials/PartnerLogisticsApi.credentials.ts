@@ -74,7 +74,7 @@ export class PartnerLogisticsApi implements ICredentialType {
 		};
 	}
 
-	// No declarative `test` request: n8n would send it itself and follow redirects with the key.
+	// No declarative `test` request: n8n would send it itself and follow redirects with the API key.
 	// The nodes name their own test instead (`testedBy: 'testApiKey'`,
 	// nodes/PartnerLogistics/methods/testApiKey.ts).
 }

@@ -9,8 +9,7 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 
 import { testApiKey } from './methods/testApiKey';
 import { pollSession } from './pipeline/request';
-import { type Change, compare, currentChange } from './polling/changes';
-import { canonicalJson } from './polling/digest';
+import { canonicalJson, type Change, compare, currentChange } from './polling/changes';
 import { pollingProperties } from './polling/description';
 import { generationOf, recall } from './polling/memory';
 import { type Observation, observe } from './polling/observe';
@@ -70,13 +69,22 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 			const observation = await observe(this, api, watched);
 			const { observed, failures } = observation;
 			const { maxRecords, watching } = watched.compare;
-			if (observed.length > maxRecords) throw tooMany(this, observation, watched);
+			if (observed.length > maxRecords) {
+				const message = `The API listed ${observed.length} ${watched.watch.records}, more than Options › Max Records Remembered (${maxRecords})`;
+				const description =
+					'Nothing was emitted or remembered, so no change is lost. Raise Max Records Remembered, or watch fewer records (e.g. a narrower status).';
+				throw new NodeOperationError(this.getNode(), message, { description });
+			}
 			const before = recall(staticData.memory, watching);
 			const unread = failures.map(({ id }) => id);
 			const { changes, memory } = compare(before, observed, watched.compare, unread);
 			if (failures.length) {
 				if (changes.length === 0) throw unreadError(observation, watched);
-				warnUnread(this, observation, watched);
+				// The others' changes are emitted; n8n's log names each unread ID, once.
+				this.logger.warn(
+					`Partner Logistics Polling Trigger "${this.getNode().name}": ${failures.length} of ${watched.ids?.length} ${watched.watch.records} could not be read: ${unreadList(failures)}. The others' changes were emitted; theirs come with a later poll.`,
+					{ workflowId: this.getWorkflow().id },
+				);
 			}
 			if (canonicalJson(memory) !== canonicalJson(before)) {
 				staticData.memory = { ...memory, generation: generation + 1 } as unknown as IDataObject;
@@ -95,17 +103,6 @@ function items(changes: Change[]): INodeExecutionData[][] | null {
 		: null;
 }
 
-function tooMany(
-	context: IPollFunctions,
-	{ observed }: Observation,
-	{ watch, compare: { maxRecords } }: WatchSettings,
-): NodeOperationError {
-	const message = `The API listed ${observed.length} ${watch.records}, more than Options › Max Records Remembered (${maxRecords})`;
-	const description =
-		'Nothing was emitted or remembered, so no change is lost. Raise Max Records Remembered, or watch fewer records (e.g. a narrower status).';
-	return new NodeOperationError(context.getNode(), message, { description });
-}
-
 /** Each ID that could not be read, once, with why: "qr_2 (The API's answer grew past …)". */
 function unreadList(failures: Observation['failures']): string {
 	const listed = failures.slice(0, 10).map(({ id, error }) => `${id} (${error.message})`);
@@ -121,16 +118,4 @@ function unreadError({ failures }: Observation, { ids = [] }: WatchSettings): Er
 			`${error.description ?? ''} ${failures.length} of ${ids.length} IDs could not be read; nothing is lost, the next poll reads them again.${which}`.trim();
 	}
 	return error;
-}
-
-/** Changes were emitted although some IDs could not be read: n8n's log names each, once. */
-function warnUnread(
-	context: IPollFunctions,
-	{ failures }: Observation,
-	{ watch, ids = [] }: WatchSettings,
-): void {
-	context.logger.warn(
-		`Partner Logistics Polling Trigger "${context.getNode().name}": ${failures.length} of ${ids.length} ${watch.records} could not be read: ${unreadList(failures)}. The others' changes were emitted; theirs come with a later poll.`,
-		{ workflowId: context.getWorkflow().id },
-	);
 }

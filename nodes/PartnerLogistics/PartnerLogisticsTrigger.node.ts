@@ -13,8 +13,8 @@ import { isRedelivery } from './webhook/dedupe';
 import { deliveryWebhook, triggerProperties } from './webhook/description';
 import { acceptsEventType, eventItem, parseEventBody } from './webhook/event';
 import { REFUSALS, type RefusalReason, SENDER_MESSAGES } from './webhook/refusedDelivery';
-import { SecretCache, type TriggerCredential } from './webhook/secrets';
-import { resolveSettings, type SignatureScheme } from './webhook/settings';
+import { type HmacKeysWanted, SecretCache, type TriggerCredential } from './webhook/secrets';
+import { type Misconfiguration, resolveSettings } from './webhook/settings';
 import { type Delivery, headerValue, verifyDelivery } from './webhook/signature';
 
 export class PartnerLogisticsTrigger implements INodeType {
@@ -72,14 +72,10 @@ export class PartnerLogisticsTrigger implements INodeType {
 
 	/** One delivery: settings → secrets → verify → parse → item → event filter → dedupe → run. */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const test = isTestEvent(this);
-		const configured = readSettings(this);
+		const test = this.getMode() === 'manual';
+		const configured = await configuration(this, test ? 'fresh' : 'delivery');
 		if (!configured.ok) return misconfigured(this, configured.problem);
-		const { settings } = configured;
-
-		const credential = credentialOf(this, settings.signatureScheme);
-		const hmacKeys = await secretCache.hmacKeys(credential, test ? 'fresh' : 'delivery');
-		if (!hmacKeys.ok) return misconfigured(this, hmacKeys.problem);
+		const { settings, credential, hmacKeys } = configured;
 
 		const delivery = await readDelivery(this);
 		const verification = await secretCache.verify(credential, hmacKeys, (signing) =>
@@ -93,8 +89,11 @@ export class PartnerLogisticsTrigger implements INodeType {
 
 		const item = eventItem(body.event, verification, settings, delivery.headers);
 		if (!acceptsEventType(settings.eventTypes, item.type)) return acknowledge('event-type');
-		// Test events are never deduplicated, so each one shows in the editor.
-		if (!test && isRedelivery(triggerScope(this), item.id, delivery, verification, settings)) {
+		// Test events are never deduplicated, so each one shows in the editor. Redeliveries are known
+		// per trigger in this process's memory, not in static data: n8n 2.41.1 does not save it after
+		// a delivery that starts an execution (measured).
+		const scope = `${this.getWorkflow().id}/${this.getNode().id}`;
+		if (!test && isRedelivery(scope, item.id, delivery, verification, settings)) {
 			return acknowledge('duplicate');
 		}
 		return { workflowData: [[{ json: item as unknown as IDataObject }]] };
@@ -103,23 +102,34 @@ export class PartnerLogisticsTrigger implements INodeType {
 
 const secretCache = new SecretCache();
 
-function readSettings(context: IHookFunctions | IWebhookFunctions) {
-	return resolveSettings(
+/** The settings and HMAC keys to verify with, or the problem that leaves the trigger unable to. */
+async function configuration(context: IHookFunctions | IWebhookFunctions, wanted: HmacKeysWanted) {
+	const configured = resolveSettings(
 		context.getNodeParameter('signatureScheme'),
 		context.getNodeParameter('events', ''),
 		context.getNodeParameter('options', {}) as IDataObject,
 	);
-}
-
-function credentialOf(
-	context: IHookFunctions | IWebhookFunctions,
-	scheme: SignatureScheme,
-): TriggerCredential {
-	return {
-		scheme,
+	if (!configured.ok) return configured;
+	const { settings } = configured;
+	const credential: TriggerCredential = {
+		scheme: settings.signatureScheme,
 		id: context.getNode().credentials?.partnerLogisticsApi?.id,
 		read: async () => await context.getCredentials('partnerLogisticsApi'),
 	};
+	const hmacKeys = await secretCache.hmacKeys(credential, wanted);
+	return hmacKeys.ok ? { ok: true as const, settings, credential, hmacKeys } : hmacKeys;
+}
+
+/** Publishing and "Listen for test event" fail with the problem, read afresh. */
+async function checkConfiguration(context: IHookFunctions): Promise<boolean> {
+	const configured = await configuration(context, 'fresh');
+	if (!configured.ok) throw problemError(context, configured.problem);
+	return true;
+}
+
+function problemError(context: IHookFunctions | IWebhookFunctions, problem: Misconfiguration) {
+	const { message, description } = problem;
+	return new NodeOperationError(context.getNode(), message, { description });
 }
 
 /** The bytes as received, which are what was signed (not n8n's parsed body), and the headers. */
@@ -127,29 +137,6 @@ async function readDelivery(context: IWebhookFunctions): Promise<Delivery> {
 	const request = context.getRequestObject();
 	if (!request.rawBody) await request.readRawBody();
 	return { rawBody: request.rawBody ?? Buffer.alloc(0), headers: context.getHeaderData() };
-}
-
-/** Publishing and "Listen for test event" fail with the problem, read afresh. */
-async function checkConfiguration(context: IHookFunctions): Promise<boolean> {
-	const configured = readSettings(context);
-	if (!configured.ok) throw new NodeOperationError(context.getNode(), configured.problem);
-	const credential = credentialOf(context, configured.settings.signatureScheme);
-	const hmacKeys = await secretCache.hmacKeys(credential, 'fresh');
-	if (!hmacKeys.ok) throw new NodeOperationError(context.getNode(), hmacKeys.problem);
-	return true;
-}
-
-/** "Listen for test event" in the editor, rather than a published workflow. */
-function isTestEvent(context: IWebhookFunctions): boolean {
-	return context.getMode() === 'manual';
-}
-
-/**
- * Redeliveries are recognised per trigger in this process's memory (webhook/dedupe.ts), not in
- * static data: n8n 2.41.1 does not save it after a delivery that starts an execution (measured).
- */
-function triggerScope(context: IWebhookFunctions): string {
-	return `${context.getWorkflow().id}/${context.getNode().id}`;
 }
 
 function where(context: IWebhookFunctions) {
@@ -160,9 +147,13 @@ function where(context: IWebhookFunctions) {
  * A delivery the trigger's own configuration leaves it unable to check: nothing runs, the sender
  * gets a 503 and the log (or, listening for a test event, the editor) says what is wrong.
  */
-function misconfigured(context: IWebhookFunctions, problem: string): IWebhookResponseData {
-	if (isTestEvent(context)) throw new NodeOperationError(context.getNode(), problem);
-	context.logger.warn(`${where(context)} cannot check deliveries: ${problem}`);
+function misconfigured(
+	context: IWebhookFunctions,
+	problem: Misconfiguration,
+): IWebhookResponseData {
+	if (context.getMode() === 'manual') throw problemError(context, problem);
+	const { message, description } = problem;
+	context.logger.warn(`${where(context)} cannot check deliveries: ${message}. ${description}`);
 	return answer(context, 503);
 }
 
@@ -173,10 +164,8 @@ function misconfigured(context: IWebhookFunctions, problem: string): IWebhookRes
  */
 function refuse(context: IWebhookFunctions, reason: RefusalReason): IWebhookResponseData {
 	const { status, what, check } = REFUSALS[reason];
-	if (isTestEvent(context)) {
-		throw new NodeOperationError(context.getNode(), `Test event refused: ${what}`, {
-			description: check,
-		});
+	if (context.getMode() === 'manual') {
+		throw problemError(context, { message: `Test event refused: ${what}`, description: check });
 	}
 	context.logger.info(`${where(context)} refused a delivery with ${status}: ${what} (${reason})`);
 	return answer(context, status);

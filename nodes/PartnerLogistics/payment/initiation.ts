@@ -119,11 +119,11 @@ export function noPaymentDetails(body: IDataObject): Problem | undefined {
 
 function forbiddenField(value: unknown, path: string): Problem | undefined {
 	if (!value || typeof value !== 'object') return undefined;
-	for (const [key, inner] of Object.entries(value as IDataObject)) {
-		const at = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+	for (const [name, inner] of Object.entries(value as IDataObject)) {
+		const at = Array.isArray(value) ? `${path}[${name}]` : path ? `${path}.${name}` : name;
 		if (
 			!Array.isArray(value) &&
-			FORBIDDEN_PAYMENT_FIELDS.includes(key.toLowerCase().replace(/[-_]/g, ''))
+			FORBIDDEN_PAYMENT_FIELDS.includes(name.toLowerCase().replace(/[-_]/g, ''))
 		) {
 			return {
 				field: at,

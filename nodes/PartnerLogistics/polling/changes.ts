@@ -1,7 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { hasOwn, valueAt } from '../shared/valueAt';
-import { fieldDigests, recordDigest } from './digest';
 import { bounded, type Memory, type Remembered } from './memory';
 
 /** What a poll saw of one record: the record, or for a listed ID answered 404, the message. */
@@ -137,4 +137,33 @@ export function changedFields(
 	const changed = (field: string) => !hasOwn(before, field) || before[field] !== after[field];
 	const removed = Object.keys(before).filter((field) => !hasOwn(after, field));
 	return [...Object.keys(after).filter(changed), ...removed];
+}
+
+/** Length of a field's digest: enough to tell one field's values apart, short to store. */
+const FIELD_DIGEST_LENGTH = 12;
+
+/** JSON with object fields sorted by name, so the API's field order never counts; a list's does. */
+export function canonicalJson(value: unknown): string {
+	return JSON.stringify(sorted(value)) ?? 'undefined';
+}
+
+function sorted(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(sorted);
+	if (!value || typeof value !== 'object') return value;
+	const object = value as IDataObject;
+	const names = Object.keys(object).sort();
+	return Object.fromEntries(names.map((name) => [name, sorted(object[name])]));
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
+
+export function recordDigest(record: IDataObject): string {
+	return sha256(canonicalJson(record));
+}
+
+/** A short digest of each top-level field, to tell which fields a change touched. */
+export function fieldDigests(record: IDataObject): Record<string, string> {
+	const digest = (field: string) =>
+		sha256(canonicalJson(record[field])).slice(0, FIELD_DIGEST_LENGTH);
+	return Object.fromEntries(Object.keys(record).map((field) => [field, digest(field)]));
 }

@@ -2,7 +2,6 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionsDescription } from '../pipeline';
-import type { WatchSpec } from './watch';
 import { WATCHES } from './watches';
 
 /** The trigger's own Options; each default is declared here once (DEFAULT_POLL_OPTIONS). */
@@ -42,33 +41,18 @@ export const DEFAULT_POLL_OPTIONS = Object.fromEntries(
 
 const [pipelineOptions, requestOptionsDescription] = optionsDescription([]);
 
-/** The pipeline's options but Idempotency Key and Dry Run (a poll only reads), and its own. */
-const options: INodeProperties = {
-	...pipelineOptions,
+/** A collection of the pipeline's less what a poll has no use for, plus its own, sorted (lint). */
+const narrowed = (collection: INodeProperties, dropped: string[], own: INodeProperties[] = []) => ({
+	...collection,
 	options: [
-		...(pipelineOptions.options as INodeProperties[]).filter(
-			(option) => !['idempotencyKey', 'dryRun'].includes(option.name),
-		),
-		...pollOptionFields,
-	].sort((a, b) => a.displayName.localeCompare(b.displayName)), // as n8n's lint asks
-};
+		...(collection.options as INodeProperties[]).filter(({ name }) => !dropped.includes(name)),
+		...own,
+	].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+});
 
-/** n8n's Request Options without Batching, which paces items: a poll has none. */
-const requestOptions: INodeProperties = {
-	...requestOptionsDescription,
-	options: (requestOptionsDescription.options as INodeProperties[]).filter(
-		(option) => option.name !== 'batching',
-	),
-};
-
-/** A watch's own parameters, shown only when Trigger On is that watch. */
-function watchProperties(watch: WatchSpec): INodeProperties[] {
-	const identity = 'idField' in watch.identity ? watch.identity.idField : watch.identity.listedIds;
-	return updateDisplayOptions({ show: { watch: [watch.value] } }, [
-		...(watch.fields ?? []),
-		identity,
-	]);
-}
+// A poll only reads (no Idempotency Key, no Dry Run) and has no items to pace (no Batching).
+const options = narrowed(pipelineOptions, ['idempotencyKey', 'dryRun'], pollOptionFields);
+const requestOptions = narrowed(requestOptionsDescription, ['batching']);
 
 /** What counts as a change, for every watch (the reasons are in the option descriptions). */
 const changeProperties: INodeProperties[] = [
@@ -123,14 +107,21 @@ export const pollingProperties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		default: 'supportCase',
-		options: WATCHES.map(({ name, value, action, description }) => ({
+		options: WATCHES.map(({ name, value, description }) => ({
 			name,
 			value,
-			action,
+			// "New or Changed Quote Request (GO_BULK)" -> "On new or changed quote request"
+			action: `On ${name.replace(/ \(.*\)$/, '').toLowerCase()}`,
 			description,
 		})).sort((a, b) => a.name.localeCompare(b.name)),
 	},
-	...WATCHES.flatMap(watchProperties),
+	// A watch's own parameters, shown only when Trigger On is that watch.
+	...WATCHES.flatMap(({ value, fields = [], identity }) =>
+		updateDisplayOptions({ show: { watch: [value] } }, [
+			...fields,
+			'idField' in identity ? identity.idField : identity.listedIds,
+		]),
+	),
 	...changeProperties,
 	options,
 	requestOptions,

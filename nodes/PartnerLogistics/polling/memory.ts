@@ -52,9 +52,7 @@ export function recall(stored: unknown, watching: string): Memory | undefined {
 /** How many times the stored memory was written, whatever it watches; 0 when there is none. */
 export function generationOf(stored: unknown): number {
 	const generation = isObject(stored) ? stored.generation : undefined;
-	return typeof generation === 'number' && Number.isInteger(generation) && generation > 0
-		? generation
-		: 0;
+	return Number.isInteger(generation) && (generation as number) > 0 ? (generation as number) : 0;
 }
 
 /**

@@ -1,11 +1,11 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { pathOf } from '../pipeline/operation';
 import { failsEveryRequest, readListPage, readRecords, type ApiSession } from '../pipeline/request';
 import { eachConcurrently } from '../shared/concurrency';
+import { valueAt } from '../shared/valueAt';
 import type { Observed } from './changes';
-import { identify } from './identity';
 import type { WatchSettings } from './settings';
 import type { WatchSpec } from './watch';
 
@@ -27,25 +27,34 @@ export async function observe(
 		: await readListed(session, watched.watch, watched.ids);
 }
 
-/** The list operation's request, e.g. GET /partner-api/support-cases?status=&limit=. */
+/**
+ * The list operation's request, e.g. GET /partner-api/support-cases?status=&limit=. A record without
+ * an identity fails the poll, naming it: its change could not be told from a new record.
+ */
 async function readList(
 	context: IPollFunctions,
 	api: ApiSession,
-	{ watch, query, idField }: WatchSettings,
+	{ watch, query, idField = '' }: WatchSettings,
 ): Promise<Observation> {
-	const request = { method: 'GET' as const, url: watch.operation.path, qs: query };
-	const { body } = await api.read({ ...request, itemIndex: 0 }, `a JSON list of ${watch.records}`, {
+	const request = { method: 'GET' as const, url: watch.operation.path, qs: query, itemIndex: 0 };
+	const { body } = await api.read(request, `a JSON list of ${watch.records}`, {
 		prefix: `Could not check ${watch.records}:`,
 		capability: watch.operation.capability,
 	});
-	const { records } = readListPage(body);
-	return { observed: identified(context, records, idField!, watch), failures: [] };
+	const result = identify(readListPage(body).records, idField);
+	if ('observed' in result) return { observed: result.observed, failures: [] };
+	const { position, fields } = result.unidentified;
+	const shown = fields.slice(0, 20).join(', ') + (fields.length > 20 ? ', …' : '');
+	const { displayName } = (watch.identity as { idField: INodeProperties }).idField;
+	const message = `The ${watch.record} at position ${position} of the API's answer has no usable "${idField}"`;
+	const description = `Its fields: ${shown || '(none)'}. Changes cannot be told apart: set ${displayName} to the field that identifies a ${watch.record}. Nothing was emitted or remembered.`;
+	throw new NodeOperationError(context.getNode(), message, { description });
 }
 
 /**
  * The record operation's request for each listed ID, up to Concurrency at a time, paced as one
  * run. A 404 is observed as not found; any other failure (a hang, an answer too large) leaves that
- * ID unread and the others go on, unless no ID would escape it (a refused key, a missing
+ * ID unread and the others go on, unless no ID would escape it (a refused API key, a missing
  * capability, an API out of reach): that stops the poll.
  */
 async function readListed(api: ApiSession, watch: WatchSpec, ids: string[]): Promise<Observation> {
@@ -89,19 +98,32 @@ function oneRecord(body: unknown): IDataObject {
 	return records.length === 1 ? records[0] : { records };
 }
 
-/** The records with their identities, or the poll fails naming the record without one. */
-function identified(
-	context: IPollFunctions,
+/** An identity as text: a non-empty string or a finite number; anything else is none. */
+function identityOf(value: unknown): string | undefined {
+	if (typeof value === 'string' && value.trim() !== '') return value;
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	return undefined;
+}
+
+/**
+ * Each record with its identity, read from `field`. Of records sharing an identity, the first
+ * counts. A record without one stops everything (its position in the answer, from 1, and its field
+ * names are returned): a change could not be told from a new record.
+ */
+export function identify(
 	records: IDataObject[],
 	field: string,
-	watch: WatchSpec,
-): Observed[] {
-	const result = identify(records, field);
-	if ('observed' in result) return result.observed;
-	const { position, fields } = result.unidentified;
-	const shown = fields.slice(0, 20).join(', ') + (fields.length > 20 ? ', …' : '');
-	const label = 'idField' in watch.identity ? watch.identity.idField.displayName : 'the ID field';
-	const message = `The ${watch.record} at position ${position} of the API's answer has no usable "${field}", so changes cannot be told apart. Set ${label} to the field that identifies a ${watch.record}.`;
-	const description = `Its fields: ${shown || '(none)'}. Nothing was emitted or remembered.`;
-	throw new NodeOperationError(context.getNode(), message, { description });
+): { observed: Observed[] } | { unidentified: { position: number; fields: string[] } } {
+	const observed: Observed[] = [];
+	const ids = new Set<string>();
+	for (const [index, record] of records.entries()) {
+		const id = identityOf(valueAt(record, field));
+		if (id === undefined) {
+			return { unidentified: { position: index + 1, fields: Object.keys(record) } };
+		}
+		if (ids.has(id)) continue;
+		ids.add(id);
+		observed.push({ id, record });
+	}
+	return { observed };
 }

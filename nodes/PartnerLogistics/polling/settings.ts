@@ -5,78 +5,64 @@ import { problemMessage } from '../pipeline/operation';
 import { pathIdProblem } from '../pipeline/problem';
 import type { CompareOptions } from './changes';
 import { DEFAULT_POLL_OPTIONS } from './description';
-import { listedIds } from './identity';
 import { type PollParameterReader, textOf, type WatchSpec } from './watch';
 import { WATCHES } from './watches';
 
 /** What one poll is to do, read from the trigger's parameters before anything is sent. */
 export interface WatchSettings {
 	watch: WatchSpec;
-	/** A list watch's ID field. */
+	/** A list watch's ID field and query (its numbers checked), or a record watch's listed IDs. */
 	idField?: string;
-	/** A record watch's listed IDs, checked: none can leave its path. */
-	ids?: string[];
-	/** A list watch's query, its numbers checked. */
 	query?: IDataObject;
+	ids?: string[];
 	/** How this poll's records compare with the memory, and what the memory belongs to. */
 	compare: CompareOptions;
 }
 
+type Fail = (message: string | Error, description?: string) => NodeOperationError;
+
 /** The chosen watch's parameters; one that cannot work stops the poll, named, before a request. */
 export function readWatchSettings(context: IPollFunctions): WatchSettings {
-	const watch = selectedWatch(context);
+	const fail: Fail = (message, description) =>
+		new NodeOperationError(context.getNode(), message, { description });
 	const read: PollParameterReader = (name) => context.getNodeParameter(name, undefined);
-	const options = readOptions(context);
-	const fields = changeFields(context);
+	const watch = WATCHES.find((spec) => spec.value === read('watch'));
+	if (!watch) {
+		const message = `This version of the Partner Logistics Polling Trigger cannot watch "${String(read('watch'))}"`;
+		throw fail(message, 'Open the trigger and choose Trigger On again.');
+	}
+	const options = readOptions((read('options') ?? {}) as IDataObject, fail);
+	const fields = changeFields(read, fail);
 	const target =
 		'idField' in watch.identity
-			? { idField: idField(context, watch.identity.idField) }
-			: { ids: ids(context, watch, options.maxRecords) };
+			? { idField: idField(read, watch.identity.idField, fail) }
+			: { ids: ids(read, watch, options.maxRecords, fail) };
 	const parts = [watch.value, watch.narrowedBy?.(read)];
 	if (target.idField !== undefined) parts.push(`id=${target.idField}`);
 	if (fields !== undefined) parts.push(`fields=${fields.join(',')}`);
 	const watching = parts.filter((part) => part !== undefined).join(' ');
-	const query = watchQuery(context, watch, read);
+	const query = watchQuery(watch, read, fail);
 	return { watch, ...target, query, compare: { ...options, fields, watching } };
 }
 
 /** A list watch's query; a value the API cannot take (a Limit of -1) stops the poll, named. */
-function watchQuery(context: IPollFunctions, watch: WatchSpec, read: PollParameterReader) {
+function watchQuery(watch: WatchSpec, read: PollParameterReader, fail: Fail) {
 	try {
 		return watch.query?.(read);
 	} catch (error) {
 		const message = problemMessage(error, watch.fields);
-		if (message === undefined) throw new NodeOperationError(context.getNode(), error as Error);
-		throw nodeError(
-			context,
-			message,
-			'Nothing was sent to the API. Correct it and the next poll reads it.',
-		);
+		if (message === undefined) throw fail(error as Error);
+		throw fail(message, 'Nothing was sent to the API. Correct it and the next poll reads it.');
 	}
 }
 
-function selectedWatch(context: IPollFunctions): WatchSpec {
-	const value = context.getNodeParameter('watch') as string;
-	const watch = WATCHES.find((spec) => spec.value === value);
-	if (watch) return watch;
-	throw nodeError(
-		context,
-		`This version of the Partner Logistics Polling Trigger cannot watch "${value}"`,
-		'Open the trigger and choose Trigger On again.',
-	);
-}
-
-function nodeError(context: IPollFunctions, message: string, description: string) {
-	return new NodeOperationError(context.getNode(), message, { description });
-}
-
 /** The trigger's Options; a value out of range stops the poll with the rule. */
-function readOptions(context: IPollFunctions) {
-	const options = (context.getNodeParameter('options', {}) ?? {}) as IDataObject;
+function readOptions(options: IDataObject, fail: Fail) {
 	const maxRecords = options.maxRecords ?? DEFAULT_POLL_OPTIONS.maxRecords;
 	if (typeof maxRecords !== 'number' || !Number.isInteger(maxRecords) || maxRecords < 1) {
-		const message = `Options › Max Records Remembered (maxRecords) must be a whole number of at least 1, got ${JSON.stringify(maxRecords)}`;
-		throw new NodeOperationError(context.getNode(), message);
+		throw fail(
+			`Options › Max Records Remembered (maxRecords) must be a whole number of at least 1, got ${JSON.stringify(maxRecords)}`,
+		);
 	}
 	return {
 		maxRecords,
@@ -86,16 +72,15 @@ function readOptions(context: IPollFunctions) {
 }
 
 /** Changes That Count: undefined for any field, else the fields named, sorted, each once. */
-function changeFields(context: IPollFunctions): string[] | undefined {
-	if (context.getNodeParameter('changesThatCount', 'anyField') !== 'namedFields') return undefined;
-	const given = context.getNodeParameter('changeFields', '');
+function changeFields(read: PollParameterReader, fail: Fail): string[] | undefined {
+	if (read('changesThatCount') !== 'namedFields') return undefined;
+	const given = read('changeFields');
 	const fields = textOf(given)
 		.split(',')
 		.map((field) => field.trim())
 		.filter((field) => field !== '');
 	if (fields.length === 0) {
-		throw nodeError(
-			context,
+		throw fail(
 			`Field Names (changeFields) names no field, got ${JSON.stringify(given ?? '')}`,
 			'Name the fields whose changes count, separated by commas, or set Changes That Count to Any Field.',
 		);
@@ -103,11 +88,10 @@ function changeFields(context: IPollFunctions): string[] | undefined {
 	return [...new Set(fields)].sort();
 }
 
-function idField(context: IPollFunctions, { name, displayName }: INodeProperties) {
-	const field = textOf(context.getNodeParameter(name, ''));
+function idField(read: PollParameterReader, { name, displayName }: INodeProperties, fail: Fail) {
+	const field = textOf(read(name));
 	if (field === '') {
-		throw nodeError(
-			context,
+		throw fail(
 			`${displayName} (${name}) is empty`,
 			'Name the field of a record that identifies it.',
 		);
@@ -116,25 +100,40 @@ function idField(context: IPollFunctions, { name, displayName }: INodeProperties
 }
 
 /** A record watch's IDs; one leaving its path (`..`), or too many to remember, stops the poll. */
-function ids(context: IPollFunctions, watch: WatchSpec, maxRecords: number): string[] {
+function ids(read: PollParameterReader, watch: WatchSpec, maxRecords: number, fail: Fail) {
 	const { name, displayName } = (watch.identity as { listedIds: INodeProperties }).listedIds;
-	const listed = listedIds(context.getNodeParameter(name, ''));
+	const listed = listedIds(read(name));
 	for (const [index, id] of listed.entries()) {
 		const problem = pathIdProblem(name, id);
 		if (problem) {
-			throw nodeError(
-				context,
-				`${displayName} (${name}): ID ${index + 1} of the list ${problem.rule}, got "${id}"`,
-				'Nothing was sent to the API. Correct the list and the next poll reads it.',
+			throw fail(
+				`${displayName} (${name}): ID ${index + 1} of the list cannot be "${id}"`,
+				`Nothing was sent to the API. An ID ${problem.rule}. Correct the list and the next poll reads it.`,
 			);
 		}
 	}
 	if (listed.length > maxRecords) {
-		throw nodeError(
-			context,
+		throw fail(
 			`${displayName} lists ${listed.length} ${watch.records}, more than Options › Max Records Remembered (${maxRecords})`,
 			'Nothing was sent to the API, emitted or remembered. Raise Max Records Remembered, or list fewer.',
 		);
 	}
 	return listed;
+}
+
+/**
+ * The IDs a user listed: a list (from an expression) or text separated by commas, semicolons,
+ * spaces or new lines; trimmed, empty ones and repeats left out, in their order.
+ */
+export function listedIds(value: unknown): string[] {
+	const parts: unknown[] = Array.isArray(value)
+		? value.flat()
+		: typeof value === 'string' || typeof value === 'number'
+			? String(value).split(/[\s,;]+/)
+			: [];
+	const ids = parts
+		.filter((part) => typeof part === 'string' || typeof part === 'number')
+		.map((part) => String(part).trim())
+		.filter((part) => part !== '');
+	return [...new Set(ids)];
 }

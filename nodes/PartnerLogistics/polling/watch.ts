@@ -10,12 +10,10 @@ export type PollParameterReader = (name: string) => unknown;
  * reuses, how a record is told apart, its own fields. `polling/` runs every watch alike.
  */
 export interface WatchSpec {
-	/** Trigger On, as the picker shows it: "New or Changed Quote Request (GO_BULK)". */
+	/** Trigger On, as the picker shows it (and, in sentence case, n8n's node panel). */
 	name: string;
 	/** Trigger On's value: saved in workflows, so never renamed. */
 	value: string;
-	/** Sentence case, for n8n's node panel: "On new or changed quote request". */
-	action: string;
 	description: string;
 	/** The canvas subtitle: "Quote requests". */
 	subtitle: string;
@@ -31,7 +29,7 @@ export interface WatchSpec {
 	identity: { idField: INodeProperties } | { listedIds: INodeProperties };
 	/** The query of a list watch's request, from the trigger's parameters. */
 	query?: (read: PollParameterReader) => IDataObject;
-	/** What narrows the records, for the memory's key: a change starts over (Status; not Limit). */
+	/** What narrows the records, for the memory's `watching`: a change starts over (Status; not Limit). */
 	narrowedBy?: (read: PollParameterReader) => string;
 	/** Further fields of the watch, e.g. the Status and Limit of a list. */
 	fields?: INodeProperties[];
@@ -49,17 +47,18 @@ export function byListedIds(
 	example: string,
 	hint: string,
 ): { listedIds: INodeProperties } {
-	const listedIds: INodeProperties = {
-		displayName,
-		name,
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: `e.g. ${example}`,
-		description: `The ${what} to look up on each poll, separated by commas, spaces or new lines; an expression may also give a list`,
-		hint,
+	return {
+		listedIds: {
+			displayName,
+			name,
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: `e.g. ${example}`,
+			description: `The ${what} to look up on each poll, separated by commas, spaces or new lines; an expression may also give a list`,
+			hint,
+		},
 	};
-	return { listedIds };
 }
 
 /** What the hints of the record watches say about IDs the API cannot find. */

@@ -55,25 +55,17 @@ export function eventItem(
 	settings: Pick<TriggerSettings, 'eventIdField' | 'eventTypeField' | 'eventTypeHeader'>,
 	headers: HeaderMap,
 ): EventItem {
-	const timestampMs = verification.timestampMs;
+	const { timestampMs } = verification;
+	// The payload's type field whenever present, even if unusable; else the header, if configured.
+	const typeField = valueAt(event, settings.eventTypeField);
+	const typeHeader = settings.eventTypeHeader && headerValue(headers, settings.eventTypeHeader);
 	return {
 		id: verification.eventId ?? scalar(valueAt(event, settings.eventIdField)),
-		type: eventType(event, settings, headers),
+		type: scalar(typeField !== undefined ? typeField : typeHeader || undefined),
 		timestamp: timestampMs === undefined ? null : new Date(timestampMs).toISOString(),
 		event,
 		headers,
 	};
-}
-
-/** The payload's type field whenever present, even if unusable; else the header, if configured. */
-function eventType(
-	event: JsonValue,
-	settings: Pick<TriggerSettings, 'eventTypeField' | 'eventTypeHeader'>,
-	headers: HeaderMap,
-): string | null {
-	const field = valueAt(event, settings.eventTypeField);
-	if (field !== undefined || settings.eventTypeHeader === '') return scalar(field);
-	return scalar(headerValue(headers, settings.eventTypeHeader) || undefined);
 }
 
 function scalar(value: unknown): string | null {

@@ -1,8 +1,3 @@
-import type { ParsedBody } from './event';
-import type { RejectionReason } from './signature';
-
-export type RefusalReason = RejectionReason | Extract<ParsedBody, { ok: false }>['reason'];
-
 /**
  * All a sender learns, by status: a forger must not learn which check failed. 503 is the
  * trigger's own configuration problem (a non-2xx, so the sender retries once it is fixed).
@@ -13,11 +8,13 @@ export const SENDER_MESSAGES = {
 	503: 'The receiver of these events is not configured correctly',
 } as const;
 
+const JSON_EXPECTED = 'Partner Logistics events are JSON sent with Content-Type: application/json.';
+
 /** Each refusal's status (401: signature; 400: a verified body not JSON) and words for the log. */
-export const REFUSALS: Record<RefusalReason, { status: 400 | 401; what: string; check: string }> = {
+export const REFUSALS = {
 	'no-secret': {
 		status: 401,
-		what: 'no signing secret yields a key',
+		what: 'no signing secret yields an HMAC key',
 		check: 'Check the Webhook Signing Secret in the Partner Logistics API credential.',
 	},
 	'missing-header': {
@@ -51,11 +48,15 @@ export const REFUSALS: Record<RefusalReason, { status: 400 | 401; what: string; 
 	'not-json-content-type': {
 		status: 400,
 		what: 'the verified body was not sent as JSON',
-		check: 'Partner Logistics events are JSON sent with Content-Type: application/json.',
+		check: JSON_EXPECTED,
 	},
 	'invalid-json': {
 		status: 400,
 		what: 'the verified body is not valid JSON',
-		check: 'Partner Logistics events are JSON sent with Content-Type: application/json.',
+		check: JSON_EXPECTED,
 	},
-};
+} as const;
+
+export type RefusalReason = keyof typeof REFUSALS;
+/** Why a signature check refused a delivery: for the log and the editor, never for the sender. */
+export type RejectionReason = Exclude<RefusalReason, 'not-json-content-type' | 'invalid-json'>;

@@ -1,10 +1,11 @@
 import { processMap, type ProcessMap } from '../shared/processMemory';
-import { deriveHmacKeys, hmacKeyFormat, type HmacKeys } from './hmacKeys';
-import type { SignatureScheme } from './settings';
-import type { Verification } from './signature';
+import type { Misconfiguration, SignatureScheme } from './settings';
+import type { HmacKeys, Verification } from './signature';
 
-/** The keys to verify with, or the configuration problem that leaves none (told to the user). */
-export type CredentialHmacKeys = { ok: true; hmacKeys: HmacKeys } | { ok: false; problem: string };
+/** The HMAC keys to verify with, or the configuration problem that leaves none. */
+export type CredentialHmacKeys =
+	| { ok: true; hmacKeys: HmacKeys }
+	| { ok: false; problem: Misconfiguration };
 
 /** The fields of the Partner Logistics API credential the trigger reads. */
 export interface SigningSecrets {
@@ -12,55 +13,78 @@ export interface SigningSecrets {
 	previousWebhookSigningSecret?: unknown;
 }
 
-/** The trigger's credential, as the cache sees it. */
+/** The trigger's credential: without an id it is read (a database read, decryption) every time. */
 export interface TriggerCredential {
 	scheme: SignatureScheme;
-	/** n8n's id of the credential; a credential without one is read every time. */
 	id: string | null | undefined;
-	/** Reads it from n8n's credential store: a database read and a decryption. */
 	read(): Promise<SigningSecrets>;
 }
 
-/** Why keys are wanted; `fresh` (a test event, publishing): the user may have just edited it. */
+/** Why HMAC keys are wanted; `fresh` (test event, publishing): the user may have just edited it. */
 export type HmacKeysWanted = 'delivery' | 'mismatch' | 'fresh';
 
-/** How long a delivery reuses the keys read from the credential: an edit applies within this. */
+/** A credential edit applies within a minute; after a mismatch, or if broken, within 5 s. */
 export const HMAC_KEYS_REUSED_FOR_MS = 60_000;
-/** A signature mismatch, or a broken secret, reads the credential again after this. */
 export const HMAC_KEYS_REREAD_AFTER_MS = 5_000;
 
-const NO_SECRET =
-	'The Partner Logistics API credential has no Webhook Signing Secret. Paste the secret the partner portal shows for this webhook, or set Signature Scheme to None (not recommended).';
+/**
+ * A Standard Webhooks secret's HMAC key as `standardwebhooks` 1.1.1 (`@stablelib/base64`) reads it:
+ * an optional `whsec_`, then base64; none where it throws (another alphabet, under 4 characters,
+ * over 2 `=`). As there, a lone character after the last full group of four is ignored, unchecked.
+ */
+export function standardWebhooksHmacKey(secret: string): Buffer | undefined {
+	const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
+	const unpadded = encoded.replace(/=+$/, '');
+	if (encoded.length < 4 || encoded.length - unpadded.length > 2) return undefined;
+	const usable = unpadded.length % 4 === 1 ? unpadded.slice(0, -1) : unpadded;
+	return /^[A-Za-z0-9+/]*$/.test(usable) ? Buffer.from(usable, 'base64') : undefined;
+}
+
+/** Stripe-style and plain HMAC senders key with the secret's text, `whsec_` included. */
+export function textHmacKey(secret: string): Buffer | undefined {
+	return secret === '' ? undefined : Buffer.from(secret, 'utf8');
+}
+
+export function deriveHmacKeys(secrets: readonly string[], scheme: SignatureScheme): HmacKeys {
+	const hmacKeyOf = scheme === 'standardWebhooks' ? standardWebhooksHmacKey : textHmacKey;
+	return { bySecret: secrets.map((secret) => hmacKeyOf(secret)), first: 0 };
+}
 
 /**
- * The keys of the credential's secrets (copy-and-paste whitespace trimmed), current first. A
+ * The HMAC keys of the credential's secrets (copy-and-paste whitespace trimmed), current first. A
  * signing scheme without a usable current secret is a problem naming the field, never a pass.
  */
 export function credentialHmacKeys(
 	scheme: SignatureScheme,
 	credential: SigningSecrets,
 ): CredentialHmacKeys {
-	if (scheme === 'none') return { ok: true, hmacKeys: deriveHmacKeys([], 'text') };
-	const current = trimmed(credential.webhookSigningSecret);
-	const previous = trimmed(credential.previousWebhookSigningSecret);
-	if (current === '') return { ok: false, problem: NO_SECRET };
-	const hmacKeys = deriveHmacKeys(
-		previous === '' ? [current] : [current, previous],
-		hmacKeyFormat(scheme),
-	);
+	const [current, previous] = [
+		credential.webhookSigningSecret,
+		credential.previousWebhookSigningSecret,
+	].map((secret) => (typeof secret === 'string' ? secret.trim() : ''));
+	if (scheme !== 'none' && current === '') {
+		return unusable(
+			'The Partner Logistics API credential has no Webhook Signing Secret',
+			'Paste the secret the partner portal shows for this webhook, or set Signature Scheme to None (not recommended).',
+		);
+	}
+	const secrets = scheme === 'none' ? [] : [current, previous].filter((secret) => secret !== '');
+	const hmacKeys = deriveHmacKeys(secrets, scheme);
 	const broken = hmacKeys.bySecret.indexOf(undefined);
 	if (broken < 0) return { ok: true, hmacKeys };
 	const field = broken === 0 ? 'Webhook Signing Secret' : 'Previous Signing Secret';
-	const problem = `The ${field} is not a Standard Webhooks secret (whsec_ followed by base64; the prefix may be left out). Copy it again from the partner portal, or choose the Signature Scheme the partner uses.`;
-	return { ok: false, problem };
+	return unusable(
+		`The ${field} is not a Standard Webhooks secret (whsec_ followed by base64; the prefix may be left out)`,
+		'Copy it again from the partner portal, or choose the Signature Scheme the partner uses.',
+	);
 }
 
-function trimmed(value: unknown): string {
-	return typeof value === 'string' ? value.trim() : '';
+function unusable(message: string, description: string): CredentialHmacKeys {
+	return { ok: false, problem: { message, description } };
 }
 
 /**
- * Derived keys per credential and scheme, so a delivery costs no store read nor derivation; a
+ * Derived HMAC keys per credential and scheme, so a delivery costs no store read nor derivation; a
  * broken secret is kept HMAC_KEYS_REREAD_AFTER_MS only (being fixed), an unreadable credential never.
  */
 export class SecretCache {
@@ -83,13 +107,9 @@ export class SecretCache {
 		const cached = id === undefined ? undefined : this.entries.get(id);
 		if (cached && now - cached.readAt < maxAgeMs(wanted, cached.hmacKeys.ok))
 			return cached.hmacKeys;
-		let secrets: SigningSecrets;
-		try {
-			secrets = await credential.read();
-		} catch (error) {
-			const reason = (error as Error).message;
-			const problem = `The Partner Logistics API credential could not be read: ${reason}`;
-			return { ok: false, problem };
+		const secrets = await credential.read().catch((error: Error) => error);
+		if (secrets instanceof Error) {
+			return unusable('The Partner Logistics API credential could not be read', secrets.message);
 		}
 		const hmacKeys = credentialHmacKeys(credential.scheme, secrets);
 		if (id !== undefined) this.entries.set(id, { hmacKeys, readAt: now });
@@ -97,14 +117,14 @@ export class SecretCache {
 	}
 
 	/**
-	 * Verifies with the HMAC keys `given`, which this cache gave. A mismatch reads the credential again (at most
-	 * every HMAC_KEYS_REREAD_AFTER_MS) and verifies with any new keys: a new secret may just be saved.
+	 * Verifies with the HMAC keys `given`, which this cache gave. A mismatch reads the credential
+	 * again (at most every HMAC_KEYS_REREAD_AFTER_MS): a new secret may just be saved.
 	 */
 	async verify(
 		credential: TriggerCredential,
 		given: Extract<CredentialHmacKeys, { ok: true }>,
 		check: (hmacKeys: HmacKeys) => Verification,
-	): Promise<Verification | { ok: false; problem: string }> {
+	): Promise<Verification | Extract<CredentialHmacKeys, { ok: false }>> {
 		const verification = check(given.hmacKeys);
 		if (verification.ok || verification.reason !== 'signature-mismatch') return verification;
 		const reread = await this.hmacKeys(credential, 'mismatch');

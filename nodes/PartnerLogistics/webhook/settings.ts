@@ -1,9 +1,10 @@
 import { optionFields, type SignatureScheme } from './description';
-import type { TimestampUnit } from './timestamp';
 
 export type { SignatureScheme };
 export type HmacAlgorithm = 'sha256' | 'sha512';
 export type HmacEncoding = 'hex' | 'base64';
+/** How a delivery's timestamp is written: `auto` reads values above 1e10 as milliseconds. */
+export type TimestampUnit = 'auto' | 'seconds' | 'milliseconds';
 
 export interface TriggerOptions {
 	toleranceSeconds: number;
@@ -30,9 +31,15 @@ export interface TriggerSettings extends TriggerOptions {
 	eventTypes: string[];
 }
 
+/** A configuration problem, told to the user: what is wrong and (description) what to do. */
+export interface Misconfiguration {
+	message: string;
+	description: string;
+}
+
 export type SettingsResult =
 	| { ok: true; settings: TriggerSettings }
-	| { ok: false; problem: string };
+	| { ok: false; problem: Misconfiguration };
 
 const ALLOWED = {
 	signatureScheme: ['standardWebhooks', 'stripe', 'hmacHeader', 'none'],
@@ -53,32 +60,35 @@ export function resolveSettings(
 	options: Partial<Record<keyof TriggerOptions, unknown>>,
 ): SettingsResult {
 	const defined = Object.entries(options).filter(([, value]) => value !== undefined);
-	const given: typeof options = Object.fromEntries(defined);
-	const merged = { ...DEFAULT_OPTIONS, ...given, signatureScheme };
+	const merged = { ...DEFAULT_OPTIONS, ...Object.fromEntries(defined), signatureScheme };
+	const problem = (message: string, value: unknown) => ({
+		ok: false as const,
+		problem: { message, description: `Got ${JSON.stringify(value)}.` },
+	});
 	for (const [name, allowed] of Object.entries(ALLOWED)) {
 		const value = merged[name as keyof typeof ALLOWED];
 		if (!(allowed as readonly unknown[]).includes(value)) {
-			return { ok: false, problem: `${name} must be one of ${allowed.join(', ')}, not "${value}"` };
+			return problem(`${name} must be one of ${allowed.join(', ')}`, value);
 		}
 	}
 	const tolerance = Number(merged.toleranceSeconds);
 	if (!Number.isFinite(tolerance) || tolerance <= 0) {
-		return { ok: false, problem: 'toleranceSeconds must be a number of seconds above 0' };
+		return problem('toleranceSeconds must be a number of seconds above 0', merged.toleranceSeconds);
 	}
 	const hours = Number(merged.rememberEventIdsHours);
 	if (!Number.isFinite(hours) || hours < 0) {
-		return { ok: false, problem: 'rememberEventIdsHours must be a number of hours, 0 or more' };
+		const message = 'rememberEventIdsHours must be a number of hours, 0 or more';
+		return problem(message, merged.rememberEventIdsHours);
 	}
 	for (const name of NOT_EMPTY) {
 		if (typeof merged[name] !== 'string' || merged[name].trim() === '') {
-			return { ok: false, problem: `${name} must not be empty` };
+			return problem(`${name} must not be empty`, merged[name]);
 		}
 	}
 	const header = merged.eventTypeHeader;
 	const eventTypeHeader = typeof header === 'string' ? header.trim() : undefined;
 	if (eventTypeHeader === undefined || !HEADER_NAME.test(eventTypeHeader)) {
-		const problem = `eventTypeHeader must be a header name such as X-Event-Type, or empty; not "${header}"`;
-		return { ok: false, problem };
+		return problem('eventTypeHeader must be a header name such as X-Event-Type, or empty', header);
 	}
 	return {
 		ok: true,

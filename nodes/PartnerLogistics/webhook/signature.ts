@@ -1,22 +1,19 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-import type { HmacKeys } from './hmacKeys';
-import type { HmacAlgorithm, HmacEncoding, TriggerSettings } from './settings';
-import { checkTimestamp, type TimestampUnit } from './timestamp';
-
-/** Why a delivery was refused: for the log and the editor, never for the sender. */
-export type RejectionReason =
-	| 'no-secret'
-	| 'missing-header'
-	| 'malformed-header'
-	| 'stale-timestamp'
-	| 'future-timestamp'
-	| 'signature-mismatch';
+import type { RejectionReason } from './refusedDelivery';
+import type { HmacAlgorithm, HmacEncoding, TimestampUnit, TriggerSettings } from './settings';
 
 /** `secretIndex`: 0 for the current secret, 1 the previous. Verifiers never throw, on any input. */
 export type Verification =
 	| { ok: true; eventId?: string; timestampMs?: number; secretIndex?: number }
 	| { ok: false; reason: RejectionReason };
+
+/** The secrets' HMAC keys, current first, derived per credential read; `undefined`: none. */
+export interface HmacKeys {
+	readonly bySecret: ReadonlyArray<Buffer | undefined>;
+	/** Tried first: the last to match. Mid-rotation a sender keeps to one secret: 1 HMAC, not 2. */
+	first: number;
+}
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
 
@@ -28,7 +25,7 @@ export interface Delivery {
 
 interface TimedInput {
 	rawBody: Buffer;
-	/** The keys of the current secret, then of the previous one during rotation. */
+	/** The HMAC keys of the current secret, then of the previous one during rotation. */
 	hmacKeys: HmacKeys;
 	toleranceSeconds: number;
 	timestampUnit?: TimestampUnit;
@@ -36,7 +33,7 @@ interface TimedInput {
 }
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
-/** Hex digits; an even count is checked apart (a grouped regex was slower). */
+// An even count of hex digits is checked apart: a grouped regex was slower.
 const HEX = /^[0-9a-fA-F]+$/;
 
 /**
@@ -72,7 +69,7 @@ export function verifyStripeSignature(input: TimedInput & { header?: string }): 
 	let timestamps = 0;
 	const candidates: Buffer[] = [];
 	for (const field of input.header.split(',')) {
-		// `key=value`, the value read up to a further `=` as Stripe's own library reads it.
+		// `name=value`, the value read up to a further `=` as Stripe's own library reads it.
 		const [name, value = ''] = field.trim().split('=', 2);
 		if (name === 't') {
 			timestamp = value;
@@ -111,13 +108,11 @@ export function verifyHmacHeader(input: {
 /** Runs the verifier of the configured scheme; `none` accepts everything, by the user's choice. */
 export function verifyDelivery(
 	settings: TriggerSettings,
-	delivery: Delivery,
+	{ rawBody, headers }: Delivery,
 	hmacKeys: HmacKeys,
 	now = Date.now(),
 ): Verification {
-	const { rawBody, headers } = delivery;
-	const { toleranceSeconds, timestampUnit } = settings;
-	const timed = { rawBody, hmacKeys, toleranceSeconds, timestampUnit, now };
+	const timed = { ...settings, rawBody, hmacKeys, now };
 	switch (settings.signatureScheme) {
 		case 'standardWebhooks':
 			return verifyStandardWebhook({ ...timed, headers });
@@ -126,15 +121,11 @@ export function verifyDelivery(
 				...timed,
 				header: headerValue(headers, settings.stripeHeaderName),
 			});
-		case 'hmacHeader':
-			return verifyHmacHeader({
-				rawBody,
-				hmacKeys,
-				header: headerValue(headers, settings.hmacHeaderName),
-				algorithm: settings.hmacAlgorithm,
-				encoding: settings.hmacEncoding,
-				prefix: settings.hmacPrefix,
-			});
+		case 'hmacHeader': {
+			const { hmacAlgorithm: algorithm, hmacEncoding: encoding, hmacPrefix: prefix } = settings;
+			const header = headerValue(headers, settings.hmacHeaderName);
+			return verifyHmacHeader({ rawBody, hmacKeys, header, algorithm, encoding, prefix });
+		}
 		case 'none':
 			return { ok: true };
 	}
@@ -162,9 +153,35 @@ function verifyTimed(
 	return signed.ok ? { ...signed, eventId, timestampMs: time.ms } : signed;
 }
 
-const NO_KEY = -2;
-const NO_MATCH = -1;
+// 1e10 seconds is the year 2286 and 1e10 milliseconds is April 1970: the same cut n8n's own
+// webhook-signature-verification helper uses to tell the units apart.
+const MILLISECONDS_ABOVE = 1e10;
+const DIGITS = /^\d{1,16}$/;
 
+/** Accepts a timestamp within `toleranceSeconds` of `now` either way: a sender clock ahead too. */
+export function checkTimestamp(
+	value: string,
+	toleranceSeconds: number,
+	unit: TimestampUnit,
+	now: number,
+): { ok: true; ms: number } | Extract<Verification, { ok: false }> {
+	if (!DIGITS.test(value)) return rejected('malformed-header');
+	const number = Number(value);
+	const inMilliseconds =
+		unit === 'milliseconds' || (unit === 'auto' && number > MILLISECONDS_ABOVE);
+	// Whole seconds for second timestamps, as the Standard Webhooks library and n8n's helper count.
+	const scale = inMilliseconds ? 1 : 1000;
+	const age = Math.floor(now / scale) - number;
+	const tolerance = (toleranceSeconds * 1000) / scale;
+	if (age > tolerance) return rejected('stale-timestamp');
+	if (-age > tolerance) return rejected('future-timestamp');
+	return { ok: true, ms: number * scale };
+}
+
+/**
+ * Which secret's HMAC of `<signedPrefix><body>` is a candidate, the last to match tried first (and
+ * remembered): mid-rotation a sender keeps to one secret, so a delivery costs one HMAC, not two.
+ */
 function verifySigned(
 	hmacKeys: HmacKeys,
 	algorithm: HmacAlgorithm,
@@ -173,48 +190,25 @@ function verifySigned(
 	signedPrefix = '',
 ): Verification {
 	if (candidates.length === 0) return rejected('malformed-header');
-	const secretIndex = matchingHmacKey(hmacKeys, algorithm, signedPrefix, body, candidates);
-	if (secretIndex < 0) return rejected(secretIndex === NO_KEY ? 'no-secret' : 'signature-mismatch');
-	return { ok: true, secretIndex };
-}
-
-/**
- * The index of the secret whose HMAC of `<signedPrefix><body>` is a candidate, the last match first
- * (and remembered); else NO_MATCH, or NO_KEY without keys. A number: this runs per delivery.
- */
-function matchingHmacKey(
-	signing: HmacKeys,
-	algorithm: HmacAlgorithm,
-	signedPrefix: string,
-	body: Buffer,
-	candidates: Buffer[],
-): number {
-	const { bySecret } = signing;
-	let result = NO_KEY;
+	const { bySecret } = hmacKeys;
+	let reason: RejectionReason = 'no-secret';
 	for (let step = 0; step < bySecret.length; step++) {
-		const secretIndex = (signing.first + step) % bySecret.length;
+		const secretIndex = (hmacKeys.first + step) % bySecret.length;
 		const hmacKey = bySecret[secretIndex];
 		if (!hmacKey) continue;
-		result = NO_MATCH;
-		const hmac = createHmac(algorithm, hmacKey);
-		if (signedPrefix !== '') hmac.update(signedPrefix);
-		if (matchesAny(hmac.update(body).digest(), candidates)) {
-			signing.first = secretIndex;
-			return secretIndex;
+		reason = 'signature-mismatch';
+		const expected = createHmac(algorithm, hmacKey).update(signedPrefix).update(body).digest();
+		// Constant-time: every candidate is compared in full. A digest's length is public (the
+		// algorithm's), so checking it first leaks nothing.
+		const matched = candidates.filter(
+			(candidate) => candidate.length === expected.length && timingSafeEqual(candidate, expected),
+		);
+		if (matched.length > 0) {
+			hmacKeys.first = secretIndex;
+			return { ok: true, secretIndex };
 		}
 	}
-	return result;
-}
-
-/** Constant-time: every candidate is compared in full, whichever one matches. */
-function matchesAny(expected: Buffer, candidates: Buffer[]): boolean {
-	let matched = false;
-	for (const candidate of candidates) {
-		// A digest's length is public (the algorithm's), so checking it first leaks nothing.
-		if (candidate.length === expected.length && timingSafeEqual(candidate, expected))
-			matched = true;
-	}
-	return matched;
+	return rejected(reason);
 }
 
 function decodeSignature(value: string | undefined, encoding: HmacEncoding): Buffer | undefined {
@@ -223,6 +217,6 @@ function decodeSignature(value: string | undefined, encoding: HmacEncoding): Buf
 	return valid ? Buffer.from(value, encoding) : undefined;
 }
 
-function rejected(reason: RejectionReason): Verification {
+function rejected(reason: RejectionReason): Extract<Verification, { ok: false }> {
 	return { ok: false, reason };
 }

@@ -156,7 +156,10 @@ describe('path ids in real n8n', () => {
 		expect(await sandboxRequests(suite.admin, since)).toEqual([]);
 		expect(test.status).toBe('error');
 		expect(test.data?.resultData.error?.message).toBe(
-			`Payment References (references): ID 2 of the list ${STEP}, got ".."`,
+			'Payment References (references): ID 2 of the list cannot be ".."',
+		);
+		expect(test.data?.resultData.error?.description).toBe(
+			`Nothing was sent to the API. An ID ${STEP}. Correct the list and the next poll reads it.`,
 		);
 	});
 

@@ -2,7 +2,7 @@ import {
 	canonicalJson,
 	fieldDigests,
 	recordDigest,
-} from '../../../nodes/PartnerLogistics/polling/digest';
+} from '../../../nodes/PartnerLogistics/polling/changes';
 
 describe('the digest of a record', () => {
 	test('does not depend on the order of fields, at any depth', () => {

@@ -58,9 +58,12 @@ describe('a failed poll', () => {
 		const trigger = watchCases(sandbox, { caseIdField: 'id' });
 		const activation = await trigger.activate();
 		expect(activation.error?.message).toBe(
-			`The support case at position 1 of the API's answer has no usable "id", so changes cannot be told apart. Set Case ID Field to the field that identifies a support case.`,
+			`The support case at position 1 of the API's answer has no usable "id"`,
 		);
 		expect(activation.error?.description).toMatch(/^Its fields: caseId, title, /);
+		expect(activation.error?.description).toMatch(
+			/Changes cannot be told apart: set Case ID Field to the field that identifies a support case\./,
+		);
 	});
 
 	test('more records than Max Records Remembered fail the poll, and nothing is remembered', async () => {

@@ -1,4 +1,5 @@
-import { identify, listedIds } from '../../../nodes/PartnerLogistics/polling/identity';
+import { identify } from '../../../nodes/PartnerLogistics/polling/observe';
+import { listedIds } from '../../../nodes/PartnerLogistics/polling/settings';
 import { valueAt } from '../../../nodes/PartnerLogistics/shared/valueAt';
 
 describe('valueAt', () => {

@@ -1,4 +1,4 @@
-import { deriveHmacKeys } from '../../../nodes/PartnerLogistics/webhook/hmacKeys';
+import { deriveHmacKeys } from '../../../nodes/PartnerLogistics/webhook/secrets';
 import { verifyHmacHeader } from '../../../nodes/PartnerLogistics/webhook/signature';
 import { hmacOf } from './signers';
 
@@ -22,7 +22,7 @@ function verify(
 	return verifyHmacHeader({
 		rawBody: options.rawBody ?? body,
 		header,
-		hmacKeys: deriveHmacKeys(options.secrets ?? [current], 'text'),
+		hmacKeys: deriveHmacKeys(options.secrets ?? [current], 'hmacHeader'),
 		algorithm: options.algorithm ?? 'sha256',
 		encoding: options.encoding ?? 'hex',
 		prefix: options.prefix,

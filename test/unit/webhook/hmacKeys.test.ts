@@ -4,10 +4,10 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
 import {
+	credentialHmacKeys,
 	deriveHmacKeys,
 	standardWebhooksHmacKey,
-} from '../../../nodes/PartnerLogistics/webhook/hmacKeys';
-import { credentialHmacKeys } from '../../../nodes/PartnerLogistics/webhook/secrets';
+} from '../../../nodes/PartnerLogistics/webhook/secrets';
 import { verifyStandardWebhook } from '../../../nodes/PartnerLogistics/webhook/signature';
 
 const body = JSON.stringify({ type: 'booking.created', data: { bookingId: 'bk_1' } });
@@ -79,7 +79,7 @@ describe('Standard Webhooks secrets, as the reference library reads them', () =>
 			const result = credentialHmacKeys('standardWebhooks', { webhookSigningSecret: secret });
 			expect(result).toMatchObject({
 				ok: false,
-				problem: expect.stringMatching(/not a Standard Webhooks secret/),
+				problem: { message: expect.stringMatching(/not a Standard Webhooks secret/) },
 			});
 			expect(JSON.stringify(result)).not.toContain(secret);
 		}

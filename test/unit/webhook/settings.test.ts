@@ -1,10 +1,10 @@
 import {
+	credentialHmacKeys,
 	standardWebhooksHmacKey,
 	textHmacKey,
-} from '../../../nodes/PartnerLogistics/webhook/hmacKeys';
-import { credentialHmacKeys } from '../../../nodes/PartnerLogistics/webhook/secrets';
+} from '../../../nodes/PartnerLogistics/webhook/secrets';
 import { DEFAULT_OPTIONS, resolveSettings } from '../../../nodes/PartnerLogistics/webhook/settings';
-import { checkTimestamp } from '../../../nodes/PartnerLogistics/webhook/timestamp';
+import { checkTimestamp } from '../../../nodes/PartnerLogistics/webhook/signature';
 
 describe('resolveSettings', () => {
 	it('applies the defaults and splits the event list', () => {
@@ -75,13 +75,16 @@ describe('credentialHmacKeys', () => {
 
 	it('refuses a whsec_ secret that is not base64 without echoing it, naming the field', () => {
 		const result = credentialHmacKeys('standardWebhooks', secrets('whsec_not*base64'));
-		expect(result).toMatchObject({ ok: false, problem: expect.stringMatching(/^The Webhook/) });
+		expect(result).toMatchObject({
+			ok: false,
+			problem: { message: expect.stringMatching(/^The Webhook/) },
+		});
 		expect(JSON.stringify(result)).not.toContain('not*base64');
 		expect(
 			credentialHmacKeys('standardWebhooks', secrets('whsec_AAAA', 'not*base64')),
 		).toMatchObject({
 			ok: false,
-			problem: expect.stringMatching(/^The Previous Signing Secret is not/),
+			problem: { message: expect.stringMatching(/^The Previous Signing Secret is not/) },
 		});
 		expect(credentialHmacKeys('stripe', secrets('whsec_not*base64'))).toMatchObject({ ok: true });
 	});

@@ -39,7 +39,7 @@ function trigger(stored: SigningSecrets, credential: Partial<TriggerCredential> 
 		/** The outcome of a delivery signed with `secret`: 'ok', a refusal reason, or a problem. */
 		deliver: async (secret: string, wanted: HmacKeysWanted = 'delivery') => {
 			const hmacKeys = await cache.hmacKeys(subject, wanted);
-			if (!hmacKeys.ok) return hmacKeys.problem;
+			if (!hmacKeys.ok) return hmacKeys.problem.message;
 			const headers = standardHeaders(secret, body, { timestamp: Math.floor(now / 1000) });
 			const verification = await cache.verify(subject, hmacKeys, (signing) =>
 				verifyStandardWebhook({
@@ -50,7 +50,7 @@ function trigger(stored: SigningSecrets, credential: Partial<TriggerCredential> 
 					now,
 				}),
 			);
-			if ('problem' in verification) return verification.problem;
+			if ('problem' in verification) return verification.problem.message;
 			return verification.ok ? 'ok' : verification.reason;
 		},
 	};
@@ -116,9 +116,13 @@ describe('SecretCache', () => {
 	it('never remembers a credential that could not be read', async () => {
 		const t = trigger({ webhookSigningSecret: secret });
 		t.failReads(new Error('database unavailable'));
-		expect(await t.deliver(secret)).toBe(
-			'The Partner Logistics API credential could not be read: database unavailable',
-		);
+		expect(await t.cache.hmacKeys(t.credential, 'delivery')).toEqual({
+			ok: false,
+			problem: {
+				message: 'The Partner Logistics API credential could not be read',
+				description: 'database unavailable',
+			},
+		});
 		t.failReads(undefined);
 		expect(await t.deliver(secret)).toBe('ok');
 		expect(t.reads()).toBe(2);

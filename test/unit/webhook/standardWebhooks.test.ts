@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
-import { deriveHmacKeys } from '../../../nodes/PartnerLogistics/webhook/hmacKeys';
+import { deriveHmacKeys } from '../../../nodes/PartnerLogistics/webhook/secrets';
 import { verifyStandardWebhook } from '../../../nodes/PartnerLogistics/webhook/signature';
 import { NOW, newWhsec, nowSeconds, standardHeaders } from './signers';
 

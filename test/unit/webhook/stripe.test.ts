@@ -1,4 +1,4 @@
-import { deriveHmacKeys } from '../../../nodes/PartnerLogistics/webhook/hmacKeys';
+import { deriveHmacKeys } from '../../../nodes/PartnerLogistics/webhook/secrets';
 import { verifyStripeSignature } from '../../../nodes/PartnerLogistics/webhook/signature';
 import { NOW, nowSeconds, stripeHeader } from './signers';
 
@@ -13,7 +13,7 @@ function verify(
 	return verifyStripeSignature({
 		rawBody: Buffer.from(options.rawBody ?? body),
 		header,
-		hmacKeys: deriveHmacKeys(options.secrets ?? [current], 'text'),
+		hmacKeys: deriveHmacKeys(options.secrets ?? [current], 'stripe'),
 		toleranceSeconds: 300,
 		now: NOW,
 	});

@@ -1,6 +1,6 @@
 // verifyDelivery, the trigger's one call into the schemes: each scheme's options as the trigger
 // reads them from its parameters, and the status each refusal is answered with.
-import { deriveHmacKeys, hmacKeyFormat } from '../../../nodes/PartnerLogistics/webhook/hmacKeys';
+import { deriveHmacKeys } from '../../../nodes/PartnerLogistics/webhook/secrets';
 import { REFUSALS } from '../../../nodes/PartnerLogistics/webhook/refusedDelivery';
 import {
 	resolveSettings,
@@ -21,8 +21,8 @@ function verify(
 	secret = plain,
 ) {
 	const resolved = resolveSettings(scheme, '', options);
-	if (!resolved.ok) throw new Error(resolved.problem);
-	const hmacKeys = deriveHmacKeys([secret], hmacKeyFormat(scheme));
+	if (!resolved.ok) throw new Error(resolved.problem.message);
+	const hmacKeys = deriveHmacKeys([secret], scheme);
 	return verifyDelivery(resolved.settings, { rawBody: Buffer.from(body), headers }, hmacKeys, NOW);
 }
 
@@ -83,9 +83,9 @@ describe('verifyDelivery', () => {
 
 	it('None: accepts any delivery, with no keys, by the user’s explicit choice', () => {
 		const resolved = resolveSettings('none', '', {});
-		if (!resolved.ok) throw new Error(resolved.problem);
+		if (!resolved.ok) throw new Error(resolved.problem.message);
 		const delivery = { rawBody: Buffer.from('anything'), headers: {} };
-		expect(verifyDelivery(resolved.settings, delivery, deriveHmacKeys([], 'text'))).toEqual({
+		expect(verifyDelivery(resolved.settings, delivery, deriveHmacKeys([], 'none'))).toEqual({
 			ok: true,
 		});
 	});

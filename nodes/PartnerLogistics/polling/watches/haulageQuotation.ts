@@ -5,7 +5,6 @@ import { byListedIds, NOT_FOUND_HINT, type WatchSpec } from '../watch';
 export const haulageQuotationWatch: WatchSpec = {
 	name: 'New or Changed Haulage Quotation (HAUL)',
 	value: 'haulageQuotation',
-	action: 'On new or changed haulage quotation',
 	description: `Looks up each HAUL quotation you list (Haulage Quotation › Get), e.g. to learn when the operator quotes it or assigns a truck. ${INFERRED_PATH}.`,
 	subtitle: 'Haulage quotations',
 	record: 'haulage quotation',

@@ -4,7 +4,6 @@ import { byListedIds, NOT_FOUND_HINT, type WatchSpec } from '../watch';
 export const paymentWatch: WatchSpec = {
 	name: 'New or Changed Payment',
 	value: 'payment',
-	action: 'On new or changed payment',
 	description: 'Looks up the status of each payment reference you list, on every poll',
 	subtitle: 'Payments',
 	record: 'payment',

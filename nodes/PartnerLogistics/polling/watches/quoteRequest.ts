@@ -5,7 +5,6 @@ import { byListedIds, NOT_FOUND_HINT, type WatchSpec } from '../watch';
 export const quoteRequestWatch: WatchSpec = {
 	name: 'New or Changed Quote Request (GO_BULK)',
 	value: 'quoteRequest',
-	action: 'On new or changed quote request',
 	description: `Looks up each GO_BULK quote request you list (Quote Request › Get), e.g. to learn when the operator sends its quotation. ${INFERRED_PATH}.`,
 	subtitle: 'Quote requests',
 	record: 'quote request',

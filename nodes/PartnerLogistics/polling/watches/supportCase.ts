@@ -6,7 +6,6 @@ import { textOf, type WatchSpec } from '../watch';
 export const supportCaseWatch: WatchSpec = {
 	name: 'New or Changed Support Case',
 	value: 'supportCase',
-	action: 'On new or changed support case',
 	description: 'Lists support cases by status (needs the support:read capability)',
 	subtitle: 'Support cases',
 	record: 'support case',

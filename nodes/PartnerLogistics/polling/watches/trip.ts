@@ -4,7 +4,6 @@ import { byListedIds, NOT_FOUND_HINT, type WatchSpec } from '../watch';
 export const tripWatch: WatchSpec = {
 	name: 'New or Changed Trip',
 	value: 'trip',
-	action: 'On new or changed trip',
 	description: 'Looks up each haulage trip you list (Tracking › Get Trip), on every poll',
 	subtitle: 'Trips',
 	record: 'trip',

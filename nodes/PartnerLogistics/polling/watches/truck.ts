@@ -4,7 +4,6 @@ import type { WatchSpec } from '../watch';
 export const truckWatch: WatchSpec = {
 	name: 'New or Changed Truck Assignment',
 	value: 'truck',
-	action: 'On new or changed truck assignment',
 	description: 'Lists the trucks assigned to your haulage quotations',
 	subtitle: 'Assigned trucks',
 	record: 'truck',

@@ -4,7 +4,6 @@ import { byListedIds, NOT_FOUND_HINT, type WatchSpec } from '../watch';
 export const truckTrackingWatch: WatchSpec = {
 	name: 'New or Changed Truck Tracking',
 	value: 'truckTracking',
-	action: 'On new or changed truck tracking',
 	description:
 		'Looks up the tracking of each truck assignment you list (Tracking › Get Truck), on every poll',
 	subtitle: 'Truck tracking',
