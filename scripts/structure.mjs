@@ -182,3 +182,13 @@ for (const file of product.filter((path) => path.startsWith(rateLimit + sep))) {
 mutable.push(...declaredFields.filter(({ name }) => assigned.has(name)).map(({ label }) => label));
 console.log(`mutable fields in rateLimit/: ${mutable.length}`);
 for (const field of mutable) console.log(`  ${field}`);
+
+// Every process-wide map is made in one module (issue 36): processMap() called anywhere else.
+const memory = join(root, 'nodes/PartnerLogistics/shared/processMemory.ts');
+const stray = product.filter(
+	(file) => file !== memory && /(?<!function )\bprocessMap[<(]/.test(readFileSync(file, 'utf8')),
+);
+const madeIn = existsSync(memory) ? show(memory) : 'no one module';
+console.log(
+	`process-wide maps made in ${madeIn}; elsewhere: ${stray.map(show).join(', ') || 'none'}`,
+);

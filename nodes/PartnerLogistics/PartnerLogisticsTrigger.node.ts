@@ -9,6 +9,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { testApiKey } from './methods/testApiKey';
+import { PROCESS_MEMORY } from './shared/processMemory';
 import { isRedelivery } from './webhook/dedupe';
 import { deliveryWebhook, triggerProperties } from './webhook/description';
 import { acceptsEventType, eventItem, parseEventBody } from './webhook/event';
@@ -100,7 +101,7 @@ export class PartnerLogisticsTrigger implements INodeType {
 	}
 }
 
-const secretCache = new SecretCache();
+const secretCache = new SecretCache(Date.now, PROCESS_MEMORY.webhookSecrets);
 
 /** The settings and HMAC keys to verify with, or the problem that leaves the trigger unable to. */
 async function configuration(context: IHookFunctions | IWebhookFunctions, wanted: HmacKeysWanted) {

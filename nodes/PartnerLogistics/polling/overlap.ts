@@ -1,4 +1,4 @@
-import { processMap } from '../shared/processMemory';
+import { PROCESS_MEMORY } from '../shared/processMemory';
 
 /**
  * Polls of one trigger that would see the same change, as far as this process knows.
@@ -11,14 +11,8 @@ import { processMap } from '../shared/processMemory';
  *   memory, so they are skipped: the next poll reads the committed one. Should n8n never commit it
  *   (the poll lost its lease), polls go on from the older memory after COMMIT_WAIT_MS.
  */
-const polling = processMap<true>('polls under way, by trigger', {
-	// Each leaves when its poll ends: the polls running at once are the bound.
-	max: Infinity,
-});
-const emitted = processMap<{ generation: number; at: number }>(
-	'memories awaiting their commit, by trigger',
-	{ max: 10_000 },
-);
+const polling = PROCESS_MEMORY.pollsUnderWay;
+const emitted = PROCESS_MEMORY.pollMemoriesAwaitingCommit;
 
 /** How long a memory this process emitted with may take to come back from n8n. */
 export const COMMIT_WAIT_MS = 60_000;

@@ -1,68 +1,35 @@
+import type { ApiKeyPacer } from '../pipeline/rateLimit/queue';
+import type { SecretCacheEntry } from '../webhook/secrets';
+import { processMap } from './processMap';
+
+export { ProcessMap, processMemorySizes } from './processMap';
+
 /**
- * What this n8n process keeps beyond one run, all made here: one bounded map per kind, keyed by
- * what it belongs to (an API key, a referent, a trigger); runs keep nothing past their end. A
- * restart may lose it all at no cost but a slower start: what must survive lives in n8n's node
- * context and static data.
+ * What this n8n process keeps beyond one run, every map made and bounded here, keyed by what it
+ * belongs to (an API key, a referent, a trigger); runs keep nothing past their end. A restart may
+ * lose it all at no cost but a slower start: what must survive lives in n8n's node context and
+ * static data.
  */
-const kinds: Array<ProcessMap<unknown>> = [];
-
-export interface Bound<V> {
-	/** The most entries kept; past it the one used longest ago goes first. */
-	max: number;
-	/** An entry still in use (a request in flight on it) is never forgotten. */
-	inUse?: (value: V) => boolean;
-}
-
-/** A bounded map of the process, in the order its entries were last used. */
-export class ProcessMap<V> {
-	private readonly entries = new Map<string, V>();
-
-	constructor(
-		readonly kind: string,
-		private readonly bound: Bound<V>,
-	) {}
-
-	get(id: string): V | undefined {
-		return this.entries.get(id);
-	}
-
-	/** The entry of `id`, made by `make` on first use, and now the one used last. */
-	use(id: string, make: () => V): V {
-		const value = this.entries.get(id) ?? make();
-		this.set(id, value);
-		return value;
-	}
-
-	set(id: string, value: V): void {
-		this.entries.delete(id);
-		this.entries.set(id, value);
-		if (this.entries.size <= this.bound.max) return;
-		for (const [oldest, held] of this.entries) {
-			if (this.bound.inUse?.(held)) continue;
-			this.entries.delete(oldest);
-			if (this.entries.size <= this.bound.max) return;
-		}
-	}
-
-	delete(id: string): void {
-		this.entries.delete(id);
-	}
-
-	get size(): number {
-		return this.entries.size;
-	}
-}
-
-/** One kind of what the process keeps, registered so it can be told apart and counted. */
-export function processMap<V>(kind: string, bound: Bound<V>): ProcessMap<V> {
-	const map = new ProcessMap(kind, bound);
-	kinds.push(map as ProcessMap<unknown>);
-	return map;
-}
-
-/** How many entries each kind holds now, e.g. to show that a dry run left nothing behind. */
-export function processMemorySizes(): Record<string, number> {
-	const sizes: Record<string, number> = {};
-	for (const { kind, size } of kinds) sizes[kind] = (sizes[kind] ?? 0) + size;
-	return sizes;
-}
+export const PROCESS_MEMORY = {
+	/** Each API key's learned limit and queue of starts; one with requests in flight stays. */
+	apiKeyPacers: processMap<ApiKeyPacer>('rate limits, by API and API key', {
+		max: 100,
+		inUse: (pacer) => !pacer.idle,
+	}),
+	/** The last request under each Idempotency-Key until it ends: what is in flight is the bound. */
+	requestTurns: processMap<Promise<unknown>>('requests in turn, by API and Idempotency-Key', {
+		max: Infinity,
+	}),
+	refusedChains: processMap<number>('refused key chains', { max: 10_000 }),
+	finishedRuns: processMap<number>('finished runs, by input', { max: 10_000 }),
+	webhookSecrets: processMap<SecretCacheEntry>('webhook HMAC keys, by credential', { max: 1_000 }),
+	webhookEventIds: processMap<Map<string, number>>('webhook event ids, by trigger', {
+		max: 1_000,
+	}),
+	/** Each leaves when its poll ends: the polls running at once are the bound. */
+	pollsUnderWay: processMap<true>('polls under way, by trigger', { max: Infinity }),
+	pollMemoriesAwaitingCommit: processMap<{ generation: number; at: number }>(
+		'memories awaiting their commit, by trigger',
+		{ max: 10_000 },
+	),
+};

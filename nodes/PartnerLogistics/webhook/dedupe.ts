@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 
-import { processMap } from '../shared/processMemory';
+import { ProcessMap } from '../shared/processMap';
+import { PROCESS_MEMORY } from '../shared/processMemory';
 
 export const MAX_REMEMBERED_EVENTS = 10_000;
 /** Triggers whose event ids are remembered; past it the trigger that received least lately goes. */
-const MAX_TRIGGERS = 1_000;
 
 /** Its event id, or else a digest of its body: a redelivery without an id is still one event. */
 export function deliveryId(eventId: string | null, rawBody: Buffer): string {
@@ -29,11 +29,11 @@ export function rememberUntil(
  * Memory only: a restart forgets, and other n8n processes have their own.
  */
 export class EventIdMemory {
-	private readonly scopes = processMap<Map<string, number>>('webhook event ids, by trigger', {
-		max: MAX_TRIGGERS,
-	});
-
-	constructor(private readonly max = MAX_REMEMBERED_EVENTS) {}
+	/** The trigger's is the process's map (PROCESS_MEMORY); a test's its own. */
+	constructor(
+		private readonly max = MAX_REMEMBERED_EVENTS,
+		private readonly scopes = new ProcessMap<Map<string, number>>('event ids', { max: 1_000 }),
+	) {}
 
 	/**
 	 * Records `id` until `until` and returns true, or false while an earlier record holds. One
@@ -58,7 +58,10 @@ export class EventIdMemory {
 	}
 }
 
-export const eventIdMemory = new EventIdMemory();
+export const eventIdMemory = new EventIdMemory(
+	MAX_REMEMBERED_EVENTS,
+	PROCESS_MEMORY.webhookEventIds,
+);
 
 /** Whether a verified delivery repeats an event `scope` still remembers; if not, records it. */
 export function isRedelivery(

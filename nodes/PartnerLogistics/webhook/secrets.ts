@@ -1,8 +1,13 @@
-import { processMap, type ProcessMap } from '../shared/processMemory';
+import { ProcessMap } from '../shared/processMap';
 import type { Misconfiguration, SignatureScheme } from './settings';
 import type { HmacKeys, Verification } from './signature';
 
 /** The HMAC keys to verify with, or the configuration problem that leaves none. */
+export interface SecretCacheEntry {
+	hmacKeys: CredentialHmacKeys;
+	readAt: number;
+}
+
 export type CredentialHmacKeys =
 	| { ok: true; hmacKeys: HmacKeys }
 	| { ok: false; problem: Misconfiguration };
@@ -88,14 +93,11 @@ function unusable(message: string, description: string): CredentialHmacKeys {
  * broken secret is kept HMAC_KEYS_REREAD_AFTER_MS only (being fixed), an unreadable credential never.
  */
 export class SecretCache {
-	private readonly entries: ProcessMap<{ hmacKeys: CredentialHmacKeys; readAt: number }>;
-
+	/** The trigger passes the process's map (PROCESS_MEMORY); a test its own. */
 	constructor(
 		private readonly clock: () => number = Date.now,
-		maxEntries = 1000,
-	) {
-		this.entries = processMap('webhook signing hmacKeys, by credential', { max: maxEntries });
-	}
+		private readonly entries = new ProcessMap<SecretCacheEntry>('HMAC keys', { max: 1_000 }),
+	) {}
 
 	async hmacKeys(
 		credential: TriggerCredential,

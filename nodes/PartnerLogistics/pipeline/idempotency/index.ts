@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { processMap, type ProcessMap } from '../../shared/processMemory';
+import { PROCESS_MEMORY, type ProcessMap } from '../../shared/processMemory';
 import {
 	GenerationMemory,
 	recordPlace,
@@ -17,8 +17,8 @@ const REFUSALS = 'partnerLogisticsRefusals';
 const RUNS = 'partnerLogisticsRuns';
 
 /** Key chains refused, and node runs' inputs finished, in this n8n process: every workflow, mode. */
-const refusedHere = processPlace(processMap<number>('refused key chains', { max: 10_000 }));
-const finishedHere = processPlace(processMap<number>('finished runs, by input', { max: 10_000 }));
+const refusedHere = processPlace(PROCESS_MEMORY.refusedChains);
+const finishedHere = processPlace(PROCESS_MEMORY.finishedRuns);
 /** Chains and runs remembered per workflow (static data) and per execution (node context). */
 const WORKFLOW_BOUND = 1_000;
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { processMap } from '../../shared/processMemory';
+import { PROCESS_MEMORY } from '../../shared/processMemory';
 import {
 	apiIdentity,
 	deriveIdempotencyKey,
@@ -47,10 +47,7 @@ export function refusedForGood(error: unknown): boolean {
  * go one after the other from any run (two rows booking one quote, a webhook delivered twice, an
  * agent's parallel tool calls), the later getting the API's replay, not a 409 for one in progress.
  */
-const turns = processMap<Promise<unknown>>('requests in turn, by API and Idempotency-Key', {
-	// Each entry leaves when its request ends: what is in flight is the bound.
-	max: Infinity,
-});
+const turns = PROCESS_MEMORY.requestTurns;
 
 /** The Idempotency-Keys of one node run, and what was sent under them. */
 export class RunKeys {

@@ -1,26 +1,20 @@
 import { createHash } from 'node:crypto';
 import { sleep } from 'n8n-workflow';
 
-import { processMap } from '../../shared/processMemory';
+import { PROCESS_MEMORY } from '../../shared/processMemory';
 import { KeyLimit, type Clock } from './keyLimit';
 import { ApiKeyPacer, RunPacer, type PacerSettings } from './queue';
 
-export type { Answer, Start } from './keyLimit';
 export type { PacerSettings, RunPacer } from './queue';
 export { rateHeadersOf } from './rateHeaders';
 
 const clock: Clock = { now: () => Date.now(), wait: async (ms) => await sleep(ms) };
 
 /**
- * Each API key's learned limit and queue of starts, shared by every run, poll and hub picker on
- * it: all count against the API's one limit for it. By API and a hash of the key, never the key.
+ * A run's (poll's, picker's) place among its API key's senders, withdrawn when `signal` aborts. Every
+ * run, poll and hub picker on one API key shares its pacer: all count against the API's one limit
+ * for it. Found by API and a hash of the key, never the key.
  */
-const apiKeyPacers = processMap<ApiKeyPacer>('rate limits, by API and API key', {
-	max: 100,
-	inUse: (pacer) => !pacer.idle,
-});
-
-/** A run's (poll's, picker's) place among its API key's senders; withdrawn when `signal` aborts. */
 export function runPacer(
 	baseUrl: string,
 	apiKey: string,
@@ -28,6 +22,9 @@ export function runPacer(
 	signal?: AbortSignal,
 ): RunPacer {
 	const id = `${baseUrl} ${createHash('sha256').update(apiKey).digest('base64url')}`;
-	const key = apiKeyPacers.use(id, () => new ApiKeyPacer(new KeyLimit(clock), clock));
-	return new RunPacer(key, settings, clock, signal);
+	const pacer = PROCESS_MEMORY.apiKeyPacers.use(
+		id,
+		() => new ApiKeyPacer(new KeyLimit(clock), clock),
+	);
+	return new RunPacer(pacer, settings, clock, signal);
 }

@@ -1,0 +1,63 @@
+/** Every kind of process memory made (processMemory.ts makes them all), to count them. */
+const kinds: Array<ProcessMap<unknown>> = [];
+
+export interface Bound<V> {
+	/** The most entries kept; past it the one used longest ago goes first. */
+	max: number;
+	/** An entry still in use (a request in flight on it) is never forgotten. */
+	inUse?: (value: V) => boolean;
+}
+
+/** A bounded map of the process, in the order its entries were last used. */
+export class ProcessMap<V> {
+	private readonly entries = new Map<string, V>();
+
+	constructor(
+		readonly kind: string,
+		private readonly bound: Bound<V>,
+	) {}
+
+	get(id: string): V | undefined {
+		return this.entries.get(id);
+	}
+
+	/** The entry of `id`, made by `make` on first use, and now the one used last. */
+	use(id: string, make: () => V): V {
+		const value = this.entries.get(id) ?? make();
+		this.set(id, value);
+		return value;
+	}
+
+	set(id: string, value: V): void {
+		this.entries.delete(id);
+		this.entries.set(id, value);
+		if (this.entries.size <= this.bound.max) return;
+		for (const [oldest, held] of this.entries) {
+			if (this.bound.inUse?.(held)) continue;
+			this.entries.delete(oldest);
+			if (this.entries.size <= this.bound.max) return;
+		}
+	}
+
+	delete(id: string): void {
+		this.entries.delete(id);
+	}
+
+	get size(): number {
+		return this.entries.size;
+	}
+}
+
+/** One kind of what the process keeps, registered so it can be told apart and counted. */
+export function processMap<V>(kind: string, bound: Bound<V>): ProcessMap<V> {
+	const map = new ProcessMap(kind, bound);
+	kinds.push(map as ProcessMap<unknown>);
+	return map;
+}
+
+/** How many entries each kind holds now, e.g. to show that a dry run left nothing behind. */
+export function processMemorySizes(): Record<string, number> {
+	const sizes: Record<string, number> = {};
+	for (const { kind, size } of kinds) sizes[kind] = (sizes[kind] ?? 0) + size;
+	return sizes;
+}
