@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { CredentialTestContext } from 'n8n-core';
 
 import { testAnswer } from '../../nodes/PartnerLogistics/methods/testApiKey';
+import { describeFailure } from '../../nodes/PartnerLogistics/pipeline/request/errors';
 import {
 	credentialTestSender,
 	sendApiRequest,
@@ -161,7 +162,7 @@ describe('credential test: nothing but the list of hubs passes, and the key stay
 			timeoutMs: 15_000,
 			unreachable: false,
 		} as const;
-		expect(testAnswer(fault)).toBe(
+		expect(testAnswer(fault, describeFailure(fault))).toBe(
 			'No answer from the API within 15 s (timeout) (ETIMEDOUT). Try the test again; if it keeps failing, check the Base URL.',
 		);
 	});

@@ -4,7 +4,7 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import { credentialTestSession, describeFailure, type Failure } from '../pipeline/request';
+import { credentialTestSession, type Failure } from '../pipeline/request';
 import { hubGetMany } from '../resources/hub/getAll';
 
 /**
@@ -39,9 +39,11 @@ const STATUS_WORDS: Record<number, string> = {
 	429: 'The API is rate limiting this key right now (429). Test again in a moment.',
 };
 
-/** What an answer other than the hubs says of the credential; nothing for an answer too large. */
-export function testAnswer(failure: Failure): string | undefined {
-	const said = describeFailure(failure);
+/**
+ * What an answer other than the hubs says of the credential (`said`: the failure described);
+ * nothing for an answer too large.
+ */
+export function testAnswer(failure: Failure, said: string): string | undefined {
 	if (failure.kind === 'fault') {
 		if (failure.code === 'E_ANSWER_TOO_LARGE') return undefined;
 		const advice = failure.unreachable

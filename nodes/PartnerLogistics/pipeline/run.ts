@@ -14,14 +14,8 @@ import {
 } from './operation';
 import { isGiven } from './problem';
 import { parameterReaders, type ParameterReaders } from './parameters';
-import {
-	readListPage,
-	readRecords,
-	runSession,
-	type ApiResponse,
-	type ApiSession,
-	type ItemRequest,
-} from './request';
+import { readListPage, readRecords } from '../shared/records';
+import { runSession, type ApiResponse, type ApiSession, type ItemRequest } from './request';
 
 /** A safety stop for Return All, should an API keep handing out cursors. */
 const MAX_PAGES = 1000;

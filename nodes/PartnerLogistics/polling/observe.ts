@@ -2,7 +2,8 @@ import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow'
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { pathOf } from '../pipeline/operation';
-import { failsEveryRequest, readListPage, readRecords, type ApiSession } from '../pipeline/request';
+import { failsEveryRequest, type ApiSession } from '../pipeline/request';
+import { readListPage, readRecords } from '../shared/records';
 import { eachConcurrently } from '../shared/concurrency';
 import { valueAt } from '../shared/valueAt';
 import type { Observed } from './changes';

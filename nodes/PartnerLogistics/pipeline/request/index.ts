@@ -24,9 +24,8 @@ import {
 } from './transport';
 
 export type { ApiResponse } from './transport';
-export { describeFailure, type Failure } from './errors';
+export type { Failure } from './errors';
 export { failsEveryRequest, type ItemRequest } from './send';
-export { readListPage, readRecords } from './records';
 export { optionsDescription } from './optionsForm';
 
 /** What a request's errors say besides the status: the words before them, a 403's capability. */
@@ -76,7 +75,7 @@ export async function pickerSession(ctx: ILoadOptionsFunctions): Promise<ApiSess
 export function credentialTestSession(
 	context: ICredentialTestFunctions,
 	{ data = {} }: ICredentialsDecrypted,
-	explain: (failure: Failure) => string | undefined,
+	explain: (failure: Failure, said: string) => string | undefined,
 ): ApiSession {
 	const node = { name: 'Partner Logistics credential test' } as INode;
 	const sender = credentialTestSender(context, data);

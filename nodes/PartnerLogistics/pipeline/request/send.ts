@@ -5,6 +5,7 @@ import { isObject } from '../../shared/valueAt';
 import { rateHeadersOf, type RunPacer } from '../rateLimit';
 import {
 	describeApiError,
+	describeFailure,
 	describeFault,
 	describeIdempotencyKeyHeld,
 	describeLongRetryAfter,
@@ -54,7 +55,7 @@ export interface Sending {
 	/** Words before every error message, e.g. "Could not load hubs:". */
 	prefix?: string;
 	/** A caller's own words for a failure (the credential test's); else the pipeline's. */
-	explain?: (failure: Failure) => string | undefined;
+	explain?: (failure: Failure, said: string) => string | undefined;
 }
 
 /** Sends one request, paced and retried as decideRetry says: a 2xx, or the item's NodeApiError. */
@@ -148,7 +149,7 @@ function failureText(
 
 /** The caller's own words for a failure, when it has them, before the pipeline's. */
 function explained(run: Sending, failure: Failure, text: ApiErrorText): ApiErrorText {
-	const own = run.explain?.(failure);
+	const own = run.explain?.(failure, describeFailure(failure));
 	return own === undefined ? text : { ...text, message: redact(own, run.settings.secrets) };
 }
 

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isObject } from '../../shared/valueAt';
+import { isObject } from './valueAt';
 
 /** A record answer's records, as n8n items' json: a value that is not an object is wrapped. */
 export function readRecords(body: unknown): IDataObject[] {

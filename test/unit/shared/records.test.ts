@@ -1,4 +1,4 @@
-import { readListPage, readRecords } from '../../../../nodes/PartnerLogistics/pipeline/request';
+import { readListPage, readRecords } from '../../../nodes/PartnerLogistics/shared/records';
 
 describe('readRecords passes unknown shapes through', () => {
 	test('an array gives one record per element', () => {
