@@ -49,7 +49,7 @@ export function previewSource(item: IDataObject): string | undefined {
 export interface PreviewFacts {
 	node: string;
 	/** The request's Idempotency-Key, when it has one. */
-	key?: 'referent' | 'given' | 'creation';
+	idempotencyKey?: 'referent' | 'given' | 'creation';
 	/** The referent as labelled ("Quote ID qt_7"), for a referent key. */
 	referent?: string;
 	/** A stand-in the request sends (from an earlier node's preview). */
@@ -63,7 +63,7 @@ export interface PreviewFacts {
 /** The preview's note: one column of the Table view, in the words the editor uses. */
 export function previewNote(facts: PreviewFacts): string {
 	const parts = [`${NOTE_START}"${facts.node.replace(/"/g, "'")}".`];
-	const { sends, key } = facts;
+	const { sends, idempotencyKey: key } = facts;
 	if (sends) {
 		parts.push(
 			`${sends.id} is a stand-in from "${sends.node}": a real run sends the real ${sends.id}${key === 'referent' ? ' and keys by it' : ''}.`,

@@ -34,7 +34,7 @@ interface Run {
 	context: IExecuteFunctions;
 	spec: OperationSpec;
 	api: ApiSession;
-	keys: RunKeys | undefined;
+	idempotencyKeys: RunKeys | undefined;
 	readers: ParameterReaders;
 	/** Options › Dry Run: each item's request is output instead of sent. */
 	dryRun: boolean;
@@ -58,10 +58,10 @@ export async function runOperation(
 	const dryRun = context.getNodeParameter('options.dryRun', 0, false) === true;
 	const action = `${resource}.${spec.value}`;
 	const { baseUrl } = api.settings.transport;
-	const keys = mutating ? runKeys(context, action, baseUrl) : undefined;
+	const idempotencyKeys = mutating ? runKeys(context, action, baseUrl) : undefined;
 	const readers = parameterReaders(context);
 	const node = context.getNode().name;
-	const run: Run = { context, spec, api, keys, readers, dryRun, node };
+	const run: Run = { context, spec, api, idempotencyKeys, readers, dryRun, node };
 	const signal = context.getExecutionCancelSignal();
 	const continueOnFail = context.continueOnFail();
 	const results: INodeExecutionData[][] = [];
@@ -95,7 +95,7 @@ export async function runOperation(
 		});
 	}
 	// Every item is done: a later run of the same input is a new one.
-	if (!signal?.aborted) keys?.finished();
+	if (!signal?.aborted) idempotencyKeys?.finished();
 	return [results.flat()];
 }
 
@@ -110,22 +110,26 @@ async function runItem(run: Run, itemIndex: number, item: IDataObject): Promise<
 	refuseLeftover(run, item, request, itemIndex);
 	if (run.spec.list) return await listRecords(run, request, input);
 	const read = async () => await run.api.read(request, 'a JSON record');
-	const { keys } = run;
-	const key = request.idempotencyKey;
-	if (!keys || key === undefined) return recordsOf(run, request, await read());
-	request.keyHeldForOtherBody = keys.sending(key, request.body);
-	return recordsOf(run, request, await keys.send(key, read));
+	const { idempotencyKeys } = run;
+	const { idempotencyKey } = request;
+	if (!idempotencyKeys || idempotencyKey === undefined) {
+		return recordsOf(run, request, await read());
+	}
+	request.idempotencyKeyHeldForOtherBody = idempotencyKeys.sending(idempotencyKey, request.body);
+	return recordsOf(run, request, await idempotencyKeys.send(idempotencyKey, read));
 }
 
 /** The item's request (`requestOf`) and its Idempotency-Key. */
 function prepare(run: Run, input: BodyInput, itemIndex: number): ItemRequest {
-	const { spec, keys, context } = run;
+	const { spec, idempotencyKeys, context } = run;
 	try {
 		const request: ItemRequest = { ...requestOf(spec, input), itemIndex };
-		if (!keys) return request;
+		if (!idempotencyKeys) return request;
 		const referent = referentOf(spec, input, request.body);
-		request.idempotencyKey = givenKey(input) || keys.keyOf(itemIndex, referent?.values);
-		if (referent && keys.isReferentKey(request.idempotencyKey)) request.referent = referent.label;
+		request.idempotencyKey = givenKey(input) || idempotencyKeys.keyOf(itemIndex, referent?.values);
+		if (referent && idempotencyKeys.isReferentKey(request.idempotencyKey)) {
+			request.referent = referent.label;
+		}
 		return request;
 	} catch (error) {
 		throw itemError(spec, input, itemIndex, context.getNode(), error);
@@ -165,7 +169,7 @@ async function preview(run: Run, request: ItemRequest, input: BodyInput): Promis
 	const answers = spec.answers ?? [];
 	const note = previewNote({
 		node,
-		key:
+		idempotencyKey:
 			idempotencyKey === undefined
 				? undefined
 				: referent !== undefined

@@ -43,16 +43,20 @@ describe('a preview item', () => {
 
 	test("its note says what the key is made of, in the user's words", () => {
 		const base = { node: 'Book', fromPreview: false, answers: [] };
-		expect(previewNote({ ...base, key: 'referent', referent: 'Quote ID qt_7' })).toBe(
+		expect(previewNote({ ...base, idempotencyKey: 'referent', referent: 'Quote ID qt_7' })).toBe(
 			'Nothing was sent: Dry Run is on in node "Book". A real run sends this Idempotency-Key, made of the API, this action and Quote ID qt_7: the same in every execution.',
 		);
-		expect(previewNote({ ...base, key: 'referent', sends: { id: 'quoteId', node: 'Quote' } })).toBe(
+		expect(
+			previewNote({ ...base, idempotencyKey: 'referent', sends: { id: 'quoteId', node: 'Quote' } }),
+		).toBe(
 			'Nothing was sent: Dry Run is on in node "Book". quoteId is a stand-in from "Quote": a real run sends the real quoteId and keys by it. Its Idempotency-Key is made of stand-ins: a real run sends another.',
 		);
-		expect(previewNote({ ...base, key: 'creation', fromPreview: true })).toContain(
+		expect(previewNote({ ...base, idempotencyKey: 'creation', fromPreview: true })).toContain(
 			'Its Idempotency-Key is made of stand-ins: a real run sends another.',
 		);
-		expect(previewNote({ ...base, key: 'given' })).toContain('(Options › Idempotency Key)');
+		expect(previewNote({ ...base, idempotencyKey: 'given' })).toContain(
+			'(Options › Idempotency Key)',
+		);
 	});
 });
 

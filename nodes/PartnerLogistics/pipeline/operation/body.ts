@@ -35,14 +35,14 @@ export function buildBody(input: BodyInput, build: BodyBuilder, check?: BodyChec
 }
 
 function conflict(extra: IDataObject, named: IDataObject): Problem | undefined {
-	const key = Object.keys(extra).find(
+	const field = Object.keys(extra).find(
 		(name) => name in named && JSON.stringify(extra[name]) !== JSON.stringify(named[name]),
 	);
-	if (key === undefined) return undefined;
+	if (field === undefined) return undefined;
 	return {
-		field: `extraBody.${key}`,
-		value: extra[key],
-		rule: `conflicts with the value the node sends for ${key} (${JSON.stringify(named[key])})`,
+		field: `extraBody.${field}`,
+		value: extra[field],
+		rule: `conflicts with the value the node sends for ${field} (${JSON.stringify(named[field])})`,
 		hint: 'Remove it from Extra Body Fields.',
 	};
 }

@@ -32,7 +32,7 @@ import {
 export interface ItemRequest extends ApiRequest {
 	itemIndex: number;
 	/** The execution this one retries sent the key with another body (RunKeys.sending). */
-	keyHeldForOtherBody?: boolean;
+	idempotencyKeyHeldForOtherBody?: boolean;
 	/** What a referent key stands for, e.g. "Quote ID qt_7" (OperationSpec.referent). */
 	referent?: string;
 }
@@ -137,7 +137,7 @@ function failureText(
 	}
 	const context = { capability: run.capability, referent: request.referent };
 	const text =
-		response.status === 409 && request.keyHeldForOtherBody
+		response.status === 409 && request.idempotencyKeyHeldForOtherBody
 			? describeIdempotencyKeyHeld(response.body, settings.secrets, request.referent)
 			: response.status >= 300 && response.status < 400
 				? describeRedirect(response.status, response.headers.location)
