@@ -24,7 +24,7 @@ const version = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'))
 /** The bash block that follows the marker comment in the README's tarball section. */
 function readmeTarballCommands(): string {
 	const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
-	const match = readme.match(/install-tarball\.e2e\.ts[^\n]*\n```bash\n([\s\S]*?)\n```/);
+	const match = readme.match(/installTarball\.e2e\.ts[^\n]*\n```bash\n([\s\S]*?)\n```/);
 	if (!match) throw new Error('README: no bash block after the install-tarball marker');
 	return match[1];
 }
