@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, NodeExecutionHint } from 'n8n-workflow';
 
 // Options › Dry Run as a chain sees it, in plain values (run.ts is the n8n side). A creation's
 // preview carries a stand-in for each id its answer would hold (OperationSpec.answers), so the
@@ -110,3 +110,11 @@ export function dryRunLeftover(
 		description: `Node "${node}" ran with Options › Dry Run on: it only previewed its request, so ${sends ? `${sends.id} stands in for an answer the API never gave` : 'this item is a request it would send, not an API answer'}. Nothing was sent for this item. Turn off Dry Run in "${node}" (and unpin its data, if pinned) and run again; or turn on Dry Run in this node to preview the whole chain.`,
 	};
 }
+
+/** In the output panel of a node run in Dry Run (n8n shows a node's execution hints there). */
+export const DRY_RUN_HINT: NodeExecutionHint = {
+	message:
+		'Dry Run: nothing was sent to the API. Each item is the request a real run would send; turn off Options › Dry Run to send.',
+	type: 'warning',
+	location: 'outputPane',
+};

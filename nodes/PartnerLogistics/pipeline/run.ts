@@ -2,7 +2,15 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { eachConcurrently } from '../shared/concurrency';
-import { dryRunLeftover, previewNote, previewSource, standIn, standInOf } from './dryRun';
+import { readListPage, readRecords } from '../shared/records';
+import {
+	DRY_RUN_HINT,
+	dryRunLeftover,
+	previewNote,
+	previewSource,
+	standIn,
+	standInOf,
+} from './dryRun';
 import { runKeys, type RunKeys } from './idempotency';
 import {
 	isReadOnly,
@@ -14,7 +22,6 @@ import {
 } from './operation';
 import { isGiven } from './problem';
 import { parameterReaders, type ParameterReaders } from './parameters';
-import { readListPage, readRecords } from '../shared/records';
 import { runSession, type ApiResponse, type ApiSession, type ItemRequest } from './request';
 
 /** A safety stop for Return All, should an API keep handing out cursors. */
@@ -86,14 +93,7 @@ export async function runOperation(
 		{ beforeEach: turnTaker(), stop: () => !!firstError || !!signal?.aborted },
 	);
 	if (firstError) throw firstError;
-	if (dryRun) {
-		context.addExecutionHints({
-			message:
-				'Dry Run: nothing was sent to the API. Each item is the request a real run would send; turn off Options › Dry Run to send.',
-			type: 'warning',
-			location: 'outputPane',
-		});
-	}
+	if (dryRun) context.addExecutionHints(DRY_RUN_HINT);
 	// Every item is done: a later run of the same input is a new one.
 	if (!signal?.aborted) idempotencyKeys?.finished();
 	return [results.flat()];
@@ -167,16 +167,10 @@ async function preview(run: Run, request: ItemRequest, input: BodyInput): Promis
 	const { method, url, headers, body } = await run.api.preview(request);
 	const { spec, node } = run;
 	const answers = spec.answers ?? [];
+	const madeOf = referent !== undefined ? 'referent' : givenKey(input) ? 'given' : 'creation';
 	const note = previewNote({
 		node,
-		idempotencyKey:
-			idempotencyKey === undefined
-				? undefined
-				: referent !== undefined
-					? 'referent'
-					: givenKey(input)
-						? 'given'
-						: 'creation',
+		idempotencyKey: idempotencyKey === undefined ? undefined : madeOf,
 		referent,
 		sends: standInOf(request),
 		fromPreview: previewSource(input.item) !== undefined,
