@@ -14,9 +14,12 @@ const NOTE_START = 'Nothing was sent: Dry Run is on in node ';
 const STAND_IN = /\[dry run: (\w+) of item (\d+) from \\?"(.*?)\\?"\]/;
 const MESSAGE_MAX = 120;
 
+/** A node's name in quotes, its own double quotes made single so STAND_IN and the note read it. */
+const quoted = (node: string) => `"${node.replace(/"/g, "'")}"`;
+
 /** The stand-in for `id` of item `itemIndex` of node `node`: `[dry run: quoteId of item 1 from "Quote"]`. */
 export function standIn(id: string, itemIndex: number, node: string): string {
-	return `[dry run: ${id} of item ${itemIndex + 1} from "${node.replace(/"/g, "'")}"]`;
+	return `[dry run: ${id} of item ${itemIndex + 1} from ${quoted(node)}]`;
 }
 
 /** The first stand-in in a request's URL, query and body: which id, made by which node. */
@@ -62,7 +65,7 @@ export interface PreviewFacts {
 
 /** The preview's note: one column of the Table view, in the words the editor uses. */
 export function previewNote(facts: PreviewFacts): string {
-	const parts = [`${NOTE_START}"${facts.node.replace(/"/g, "'")}".`];
+	const parts = [`${NOTE_START}${quoted(facts.node)}.`];
 	const { sends, idempotencyKey: key } = facts;
 	if (sends) {
 		parts.push(
@@ -90,13 +93,16 @@ export function previewNote(facts: PreviewFacts): string {
 	return parts.join(' ');
 }
 
-/** Why a node with Dry Run off refuses an item, or undefined when it may send it. */
+/**
+ * Why a node with Dry Run off refuses an item that is a preview (`item`), or whose request sends a
+ * stand-in (`request`); undefined when it may send it.
+ */
 export function dryRunLeftover(
-	item: IDataObject,
+	item: IDataObject | undefined,
 	request: { url: string; qs?: IDataObject; body?: IDataObject } | undefined,
 	itemIndex: number,
 ): { message: string; description: string } | undefined {
-	const fromPreview = previewSource(item);
+	const fromPreview = item ? previewSource(item) : undefined;
 	const sends = request ? standInOf(request) : undefined;
 	if (fromPreview === undefined && !sends) return undefined;
 	const node = sends?.node ?? fromPreview ?? '';

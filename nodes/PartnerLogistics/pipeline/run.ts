@@ -107,7 +107,7 @@ async function runItem(run: Run, itemIndex: number, item: IDataObject): Promise<
 	const request = prepare(run, input, itemIndex);
 	// The one place a dry run parts from a real one: everything above wrote nothing.
 	if (run.dryRun) return [await preview(run, request, input)];
-	refuseLeftover(run, item, request, itemIndex);
+	refuseLeftover(run, undefined, request, itemIndex);
 	if (run.spec.list) return await listRecords(run, request, input);
 	const read = async () => await run.api.read(request, 'a JSON record');
 	const { idempotencyKeys } = run;
@@ -145,7 +145,7 @@ function givenKey(input: BodyInput): string {
 /** Refuses, before sending, an item that is a preview or whose request sends a stand-in. */
 function refuseLeftover(
 	run: Run,
-	item: IDataObject,
+	item: IDataObject | undefined,
 	request: ItemRequest | undefined,
 	itemIndex: number,
 ): void {
