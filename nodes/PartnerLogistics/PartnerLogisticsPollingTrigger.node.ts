@@ -82,7 +82,7 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 				if (changes.length === 0) throw unreadError(observation, watched);
 				// The others' changes are emitted; n8n's log names each unread ID, once.
 				this.logger.warn(
-					`Partner Logistics Polling Trigger "${this.getNode().name}": ${failures.length} of ${watched.ids?.length} ${watched.watch.records} could not be read: ${unreadList(failures)}. The others' changes were emitted; theirs come with a later poll.`,
+					`Partner Logistics Polling Trigger "${this.getNode().name}": ${failures.length} of ${watched.ids?.length ?? 0} ${watched.watch.records} could not be read: ${unreadList(failures)}. The others' changes were emitted; theirs come with a later poll.`,
 					{ workflowId: this.getWorkflow().id },
 				);
 			}

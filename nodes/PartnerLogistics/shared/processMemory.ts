@@ -23,6 +23,7 @@ export const PROCESS_MEMORY = {
 	refusedChains: processMap<number>('refused key chains', { max: 10_000 }),
 	finishedRuns: processMap<number>('finished runs, by input', { max: 10_000 }),
 	webhookSecrets: processMap<SecretCacheEntry>('webhook HMAC keys, by credential', { max: 1_000 }),
+	/** Past 1,000 triggers, the one that received least lately is forgotten. */
 	webhookEventIds: processMap<Map<string, number>>('webhook event ids, by trigger', {
 		max: 1_000,
 	}),

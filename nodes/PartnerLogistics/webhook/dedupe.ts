@@ -4,7 +4,6 @@ import { ProcessMap } from '../shared/processMap';
 import { PROCESS_MEMORY } from '../shared/processMemory';
 
 export const MAX_REMEMBERED_EVENTS = 10_000;
-/** Triggers whose event ids are remembered; past it the trigger that received least lately goes. */
 
 /** Its event id, or else a digest of its body: a redelivery without an id is still one event. */
 export function deliveryId(eventId: string | null, rawBody: Buffer): string {
