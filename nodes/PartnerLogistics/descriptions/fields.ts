@@ -1,23 +1,43 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** A required ID, by default (as its hint says) the incoming item's field of the same name. */
-export function idField(
+/** A text field, empty until set (an empty field is not sent), with its example as placeholder. */
+export function textField(
 	name: string,
 	displayName: string,
 	description: string,
 	example: string,
+	more: Partial<INodeProperties> = {},
 ): INodeProperties {
 	return {
 		displayName,
 		name,
 		type: 'string',
-		required: true,
-		default: `={{ $json.${name} }}`,
+		default: '',
 		placeholder: `e.g. ${example}`,
 		description,
-		hint: `By default the incoming item's ${name} field. Type an ID, or map another field if the previous step names it differently.`,
+		...more,
 	};
 }
+
+/** A required ID, by default (as its hint says) the incoming item's field of the same name. */
+export const idField = (name: string, displayName: string, description: string, example: string) =>
+	textField(name, displayName, description, example, {
+		required: true,
+		default: `={{ $json.${name} }}`,
+		hint: `By default the incoming item's ${name} field. Type an ID, or map another field if the previous step names it differently.`,
+	});
+
+/** An enumeration the spec shows one value of: that value is the default, any other is accepted. */
+export const knownValueField = (
+	name: string,
+	displayName: string,
+	description: string,
+	known: string,
+) =>
+	textField(name, displayName, description, known, {
+		default: known,
+		hint: `${known} is the value the API documentation names; any other value the API accepts can be typed`,
+	});
 
 /** The operation's optional fields, in the one collection every operation names alike. */
 export function additionalFields(
