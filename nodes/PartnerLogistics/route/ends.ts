@@ -1,23 +1,46 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { textField } from '../descriptions/fields';
 import { numberField } from './numbers';
 
 // One end of a route (how it is served; its address, coordinates or hub), for the direct route
 // form and the GO_BULK form alike.
 
-/** The method that serves an end at a hub: the sender drops off, the receiver picks up. */
-const HUB_METHOD = { pickup: 'HUB_DROPOFF', dropoff: 'HUB_PICKUP' };
+export type Side = 'pickup' | 'dropoff';
 
-export const hubPicker = (side: 'pickup' | 'dropoff', label: string): INodeProperties => ({
-	displayName: label,
+/** How each end is served, at an address (the default) or at a hub, and the words for it. */
+export const ENDS = {
+	pickup: {
+		label: 'Pickup',
+		home: 'HOME_PICKUP',
+		hub: 'HUB_DROPOFF',
+		options: ['Courier Collects at an Address', 'Sender Brings It to a Hub'],
+		done: 'collected',
+		atHome: 'the parcel is collected at the pickup address',
+		atHub: 'the sender drops the parcel off',
+		journey: 'starts',
+		example: '12 Allen Avenue, Ikeja, Lagos',
+	},
+	dropoff: {
+		label: 'Drop-Off',
+		home: 'HOME_DELIVERY',
+		hub: 'HUB_PICKUP',
+		options: ['Courier Delivers to an Address', 'Receiver Collects at a Hub'],
+		done: 'delivered',
+		atHome: 'the parcel is delivered to the drop-off address',
+		atHub: 'the receiver collects the parcel',
+		journey: 'ends',
+		example: '5 Admiralty Way, Lekki, Lagos',
+	},
+};
+
+export const hubPicker = (side: Side): INodeProperties => ({
+	displayName: `${ENDS[side].label} Hub`,
 	name: `${side}HubId`,
 	type: 'resourceLocator',
 	default: { mode: 'list', value: '' },
 	required: true,
-	description:
-		side === 'pickup'
-			? 'The hub where the sender drops the parcel off'
-			: 'The hub where the receiver collects the parcel',
+	description: `The hub where ${ENDS[side].atHub}`,
 	hint: 'Only active hubs are listed. Switch to ID to use an expression, e.g. from Hub › Get Many.',
 	modes: [
 		{
@@ -29,7 +52,7 @@ export const hubPicker = (side: 'pickup' | 'dropoff', label: string): INodePrope
 		},
 		{ displayName: 'ID', name: 'id', type: 'string', placeholder: 'e.g. hub_123' },
 	],
-	displayOptions: { show: { [`${side}Method`]: [HUB_METHOD[side]] } },
+	displayOptions: { show: { [`${side}Method`]: [ENDS[side].hub] } },
 });
 
 export const coordinateFields = (
@@ -46,71 +69,41 @@ export const coordinateFields = (
 		}),
 	);
 
-export const homeFields = (side: 'pickup' | 'dropoff'): INodeProperties[] => {
-	const where = side === 'pickup' ? 'Pickup' : 'Drop-Off';
-	const displayOptions = {
-		hide: { [`${side}Method`]: [HUB_METHOD[side]], orderMode: ['MULTI_STOP'] },
+/** An end's address and coordinates, hidden while it is served at a hub or the order is multi-stop. */
+export const homeFields = (side: Side): INodeProperties[] => {
+	const { label, hub, done, example } = ENDS[side];
+	const shared = {
+		required: true,
+		displayOptions: { hide: { [`${side}Method`]: [hub], orderMode: ['MULTI_STOP'] } },
 	};
 	return [
-		{
-			displayName: `${where} Address`,
-			name: `${side}Address`,
-			type: 'string',
-			default: '',
-			required: true,
-			placeholder:
-				side === 'pickup'
-					? 'e.g. 12 Allen Avenue, Ikeja, Lagos'
-					: 'e.g. 5 Admiralty Way, Lekki, Lagos',
-			description: `Street address where the parcel is ${side === 'pickup' ? 'collected' : 'delivered'}`,
-			displayOptions,
-		},
+		textField(
+			`${side}Address`,
+			`${label} Address`,
+			`Street address where the parcel is ${done}`,
+			example,
+			shared,
+		),
 		...coordinateFields(
 			(axis) => `${side}${axis}`,
-			where,
-			`the ${where.toLowerCase()} address`,
-		).map((field) => ({ ...field, required: true, displayOptions })),
+			label,
+			`the ${label.toLowerCase()} address`,
+		).map((field) => ({ ...field, ...shared })),
 	];
 };
 
 /** How one end of the route is served; the option names say who goes where. */
-export const methodField = (side: 'pickup' | 'dropoff'): INodeProperties =>
-	side === 'pickup'
-		? {
-				displayName: 'Pickup Method',
-				name: 'pickupMethod',
-				type: 'options',
-				options: [
-					{
-						name: 'Courier Collects at an Address',
-						value: 'HOME_PICKUP',
-						description: 'HOME_PICKUP: the parcel is collected at the pickup address',
-					},
-					{
-						name: 'Sender Brings It to a Hub',
-						value: 'HUB_DROPOFF',
-						description: 'HUB_DROPOFF: the sender drops the parcel off at a hub',
-					},
-				],
-				default: 'HOME_PICKUP',
-				description: 'How the shipment starts its journey',
-			}
-		: {
-				displayName: 'Drop-Off Method',
-				name: 'dropoffMethod',
-				type: 'options',
-				options: [
-					{
-						name: 'Courier Delivers to an Address',
-						value: 'HOME_DELIVERY',
-						description: 'HOME_DELIVERY: the parcel is delivered to the drop-off address',
-					},
-					{
-						name: 'Receiver Collects at a Hub',
-						value: 'HUB_PICKUP',
-						description: 'HUB_PICKUP: the receiver collects the parcel at a hub',
-					},
-				],
-				default: 'HOME_DELIVERY',
-				description: 'How the shipment ends its journey',
-			};
+export const methodField = (side: Side): INodeProperties => {
+	const { label, home, hub, options, atHome, atHub, journey } = ENDS[side];
+	return {
+		displayName: `${label} Method`,
+		name: `${side}Method`,
+		type: 'options',
+		options: [
+			{ name: options[0], value: home, description: `${home}: ${atHome}` },
+			{ name: options[1], value: hub, description: `${hub}: ${atHub} at a hub` },
+		],
+		default: home,
+		description: `How the shipment ${journey} its journey`,
+	};
+};

@@ -1,7 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { coordinateFields, homeFields, hubPicker, methodField } from './ends';
+import { textField } from '../descriptions/fields';
+import { coordinateFields, ENDS, homeFields, hubPicker, methodField } from './ends';
 import { numberField } from './numbers';
+import { PHONE_EXAMPLE } from './optionalFields';
 
 // The route form of a direct quote or booking through the spec's nine request forms: service
 // type, then single or multi-stop (CLICK) or how each end is served (GO_LIGHT, EXPRESS), showing
@@ -24,47 +26,33 @@ const stopValues = (place: string): INodeProperties[] => [
 		default: '',
 		description: 'Whether the parcel is collected or delivered at this stop',
 	},
-	{
-		displayName: 'Address',
-		name: 'address',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 12 Allen Avenue, Ikeja, Lagos',
-		description: `Street address of ${place}`,
-	},
+	textField('address', 'Address', `Street address of ${place}`, ENDS.pickup.example),
 	...coordinateFields((axis) => axis.toLowerCase(), '', place),
-	{
-		displayName: 'Phone',
-		name: 'phone',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. +234 803 123 4567',
-		description: 'Optional contact at the stop, in international format',
-	},
+	textField(
+		'phone',
+		'Phone',
+		'Optional contact at the stop, in international format',
+		PHONE_EXAMPLE,
+	),
 ];
+
+/** The direct services, priced by the API at once (GO_BULK and HAUL are quoted by hand). */
+const SERVICES = {
+	CLICK: 'Home to home, or one multi-stop order with exactly 3 stops',
+	GO_LIGHT: 'Multi-leg service; each end may be a home address or a hub',
+	EXPRESS: 'Multi-leg service priced by package weight; each end may be a home or a hub',
+};
 
 export const routeFields: INodeProperties[] = [
 	{
 		displayName: 'Service Type',
 		name: 'serviceType',
 		type: 'options',
-		options: [
-			{
-				name: 'CLICK',
-				value: 'CLICK',
-				description: 'Home to home, or one multi-stop order with exactly 3 stops',
-			},
-			{
-				name: 'GO_LIGHT',
-				value: 'GO_LIGHT',
-				description: 'Multi-leg service; each end may be a home address or a hub',
-			},
-			{
-				name: 'EXPRESS',
-				value: 'EXPRESS',
-				description: 'Multi-leg service priced by package weight; each end may be a home or a hub',
-			},
-		],
+		options: Object.entries(SERVICES).map(([value, description]) => ({
+			name: value,
+			value,
+			description,
+		})),
 		default: 'CLICK',
 		description: 'The delivery service to price and book',
 		hint: 'GO_BULK and HAUL are quoted by hand: use the Quote Request or Haulage Quotation resource',
@@ -122,10 +110,10 @@ export const routeFields: INodeProperties[] = [
 	},
 	{ ...methodField('pickup'), displayOptions: { show: { serviceType: ['GO_LIGHT', 'EXPRESS'] } } },
 	...homeFields('pickup'),
-	hubPicker('pickup', 'Pickup Hub'),
+	hubPicker('pickup'),
 	{ ...methodField('dropoff'), displayOptions: { show: { serviceType: ['GO_LIGHT', 'EXPRESS'] } } },
 	...homeFields('dropoff'),
-	hubPicker('dropoff', 'Drop-Off Hub'),
+	hubPicker('dropoff'),
 	{
 		displayName: 'Stops',
 		name: 'stops',

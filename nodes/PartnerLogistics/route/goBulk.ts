@@ -1,32 +1,30 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { additionalFields, extraBodyField } from '../descriptions/fields';
+import { additionalFields, extraBodyField, textField } from '../descriptions/fields';
 import type { BodyInput } from '../pipeline/operation';
 import { compact, firstProblem, type Problem } from '../pipeline/problem';
 import { pick } from './body';
-import { homeFields, hubPicker, methodField } from './ends';
+import { homeFields, hubPicker, methodField, type Side } from './ends';
 import { checkNumber, numberField } from './numbers';
 import { oneOf, text } from './rules';
 import { DEFINE, INPUT_FIELDS, inputFieldsNotice, routeSourceField } from './routeSource';
 
 /** One end of a GO_BULK route: method, then home fields (optional) or a hub picker. */
-const goBulkEnd = (side: 'pickup' | 'dropoff'): INodeProperties[] => [
+const goBulkEnd = (side: Side): INodeProperties[] => [
 	methodField(side),
 	...homeFields(side).map((field) => ({ ...field, required: false })),
-	hubPicker(side, side === 'pickup' ? 'Pickup Hub' : 'Drop-Off Hub'),
+	hubPicker(side),
 ];
 
 /** The GO_BULK request typed in the form: the goods, then both ends of the route. */
 const goBulkForm: INodeProperties[] = [
-	{
-		displayName: 'Item Description',
-		name: 'itemDescription',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. 40 bags of cement',
-		description: 'Description of the goods to move',
-	},
+	textField(
+		'itemDescription',
+		'Item Description',
+		'Description of the goods to move',
+		'40 bags of cement',
+	),
 	numberField(
 		{
 			displayName: 'Quantity',
@@ -47,14 +45,12 @@ const goBulkForm: INodeProperties[] = [
 	...goBulkEnd('dropoff'),
 ];
 
-const specialHandling: INodeProperties = {
-	displayName: 'Special Handling',
-	name: 'specialHandlingRequirement',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. Keep dry, forklift needed',
-	description: 'Free text for the operator pricing the request',
-};
+const specialHandling = textField(
+	'specialHandlingRequirement',
+	'Special Handling',
+	'Free text for the operator pricing the request',
+	'Keep dry, forklift needed',
+);
 
 /** The GO_BULK body fields, those of both ends included; a body keeps the chosen ends' only. */
 const GO_BULK_FIELDS = [
