@@ -37,7 +37,7 @@ const stopValues = (place: string): INodeProperties[] => [
 ];
 
 /** The direct services, priced by the API at once (GO_BULK and HAUL are quoted by hand). */
-const SERVICES = {
+export const SERVICES = {
 	CLICK: 'Home to home, or one multi-stop order with exactly 3 stops',
 	GO_LIGHT: 'Multi-leg service; each end may be a home address or a hub',
 	EXPRESS: 'Multi-leg service priced by package weight; each end may be a home or a hub',

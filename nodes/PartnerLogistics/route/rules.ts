@@ -2,9 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { firstProblem, isGiven, required, type Problem } from '../pipeline/problem';
 import { ROUTE_FIELDS } from './body';
+import { ENDS, type Side } from './ends';
+import { SERVICES } from './form';
 import { checkNumber } from './numbers';
 
-const DIRECT_SERVICES = ['CLICK', 'GO_LIGHT', 'EXPRESS'];
 const MANUAL_SERVICES: Record<string, string> = {
 	GO_BULK: 'Use the Quote Request resource (manual GO_BULK quotation) instead.',
 	HAUL: 'Use the Haulage Quotation resource (manual HAUL quotation) instead.',
@@ -15,7 +16,7 @@ const PHONE_FIELDS = ['pickupPhone', 'dropoffPhone'];
 /** A direct quote or booking body's first problem against the spec's nine forms and bounds. */
 export function validateRoute(body: IDataObject): Problem | undefined {
 	const service = body.serviceType ?? 'CLICK';
-	if (typeof service !== 'string' || !DIRECT_SERVICES.includes(service)) {
+	if (typeof service !== 'string' || !Object.keys(SERVICES).includes(service)) {
 		const manual = typeof service === 'string' ? MANUAL_SERVICES[service] : undefined;
 		return {
 			field: 'serviceType',
@@ -68,35 +69,35 @@ function validateMultiStop(body: IDataObject, service: string): Problem | undefi
 	);
 }
 
+const SIDES: Side[] = ['pickup', 'dropoff'];
+const methodOf = (body: IDataObject, side: Side) => body[`${side}Method`] ?? ENDS[side].home;
+
 function validateEnds(body: IDataObject, service: string): Problem | undefined {
-	const pickup = body.pickupMethod ?? 'HOME_PICKUP';
-	const dropoff = body.dropoffMethod ?? 'HOME_DELIVERY';
-	if (pickup !== 'HOME_PICKUP' && pickup !== 'HUB_DROPOFF') {
-		return { field: 'pickupMethod', value: pickup, rule: 'must be HOME_PICKUP or HUB_DROPOFF' };
+	for (const side of SIDES) {
+		const { home, hub } = ENDS[side];
+		const method = methodOf(body, side);
+		if (method !== home && method !== hub) {
+			return { field: `${side}Method`, value: method, rule: `must be ${home} or ${hub}` };
+		}
 	}
-	if (dropoff !== 'HOME_DELIVERY' && dropoff !== 'HUB_PICKUP') {
-		return { field: 'dropoffMethod', value: dropoff, rule: 'must be HOME_DELIVERY or HUB_PICKUP' };
-	}
-	if (service === 'CLICK' && (pickup !== 'HOME_PICKUP' || dropoff !== 'HOME_DELIVERY')) {
-		const field = pickup !== 'HOME_PICKUP' ? 'pickupMethod' : 'dropoffMethod';
+	const viaHub = (side: Side) => methodOf(body, side) === ENDS[side].hub;
+	const hubSide = SIDES.find(viaHub);
+	if (service === 'CLICK' && hubSide) {
 		return {
-			field,
-			value: body[field],
+			field: `${hubSide}Method`,
+			value: body[`${hubSide}Method`],
 			rule: 'must be a home method for CLICK',
 			hint: 'CLICK goes home to home or multi-stop; choose GO_LIGHT or EXPRESS for hub routes.',
 		};
 	}
-	return (
-		end(body, 'pickup', pickup === 'HUB_DROPOFF') ?? end(body, 'dropoff', dropoff === 'HUB_PICKUP')
-	);
-}
-
-function end(body: IDataObject, side: 'pickup' | 'dropoff', viaHub: boolean): Problem | undefined {
-	if (viaHub) return text(body[`${side}HubId`], `${side}HubId`);
-	return (
-		text(body[`${side}Address`], `${side}Address`) ??
-		coordinate(body[`${side}Latitude`], `${side}Latitude`) ??
-		coordinate(body[`${side}Longitude`], `${side}Longitude`)
+	return firstProblem(
+		SIDES.map((side) =>
+			viaHub(side)
+				? text(body[`${side}HubId`], `${side}HubId`)
+				: (text(body[`${side}Address`], `${side}Address`) ??
+					coordinate(body[`${side}Latitude`], `${side}Latitude`) ??
+					coordinate(body[`${side}Longitude`], `${side}Longitude`)),
+		),
 	);
 }
 
@@ -158,8 +159,8 @@ export function routeMismatch(booking: IDataObject, quoted: IDataObject): Proble
 	const withDefaults = (body: IDataObject): IDataObject => ({
 		...body,
 		serviceType: body.serviceType ?? 'CLICK',
-		pickupMethod: body.orderMode ? undefined : (body.pickupMethod ?? 'HOME_PICKUP'),
-		dropoffMethod: body.orderMode ? undefined : (body.dropoffMethod ?? 'HOME_DELIVERY'),
+		pickupMethod: body.orderMode ? undefined : methodOf(body, 'pickup'),
+		dropoffMethod: body.orderMode ? undefined : methodOf(body, 'dropoff'),
 	});
 	const sent = withDefaults(booking);
 	const priced = withDefaults(quoted);
