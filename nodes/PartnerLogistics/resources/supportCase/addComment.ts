@@ -8,12 +8,7 @@ export const supportCaseAddComment: OperationSpec = {
 	capability: 'support:create',
 	action: 'Add a comment to a support case',
 	description: 'Add a partner-visible comment (needs the support:create capability)',
-	...caseText(
-		'message',
-		'Message',
-		'The comment to add',
-		'e.g. The recipient is available after 3 pm',
-	),
+	...caseText('message', 'Message', 'The comment to add', 'The recipient is available after 3 pm'),
 	method: 'POST',
 	path: `${casePath}/comments`,
 };

@@ -7,7 +7,7 @@ export const supportCaseClose: OperationSpec = {
 	capability: 'support:create',
 	action: 'Close a support case',
 	description: 'Close a case with a note (needs the support:create capability)',
-	...caseText('note', 'Note', 'Why the case is closed', 'e.g. Parcel found and delivered'),
+	...caseText('note', 'Note', 'Why the case is closed', 'Parcel found and delivered'),
 	method: 'POST',
 	path: `${casePath}/close`,
 };

@@ -1,12 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { additionalFields } from '../../descriptions/fields';
+import { additionalFields, knownValueField, textField } from '../../descriptions/fields';
 import type { BodyInput, OperationSpec } from '../../pipeline/operation';
 import { compact } from '../../pipeline/problem';
-
-/** Values the spec names for open enumerations: the default, with any other value accepted. */
-const knownValue = (value: string) =>
-	`${value} is the value the API documentation names; any other value the API accepts can be typed`;
 
 const metadataField: INodeProperties = {
 	displayName: 'Metadata',
@@ -41,61 +37,33 @@ const metadataField: INodeProperties = {
 };
 
 const fields: INodeProperties[] = [
-	{
-		displayName: 'Title',
-		name: 'title',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Parcel not delivered',
-		description: 'Short title of the issue',
-	},
-	{
-		displayName: 'Summary',
-		name: 'summary',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: '',
-		placeholder: 'e.g. Booking bk_123 shows delivered but the recipient has nothing',
-		description: 'Description of the issue',
-		hint: 'Attach evidence in the partner portal; never put private storage links in the text',
-	},
-	{
-		displayName: 'Category',
-		name: 'category',
-		type: 'string',
-		default: 'DELIVERY_ISSUE',
-		placeholder: 'e.g. DELIVERY_ISSUE',
-		description: 'Category of the issue',
-		hint: knownValue('DELIVERY_ISSUE'),
-	},
-	{
-		displayName: 'Priority',
-		name: 'priority',
-		type: 'string',
-		default: 'MEDIUM',
-		placeholder: 'e.g. MEDIUM',
-		description: 'Priority of the issue',
-		hint: knownValue('MEDIUM'),
-	},
+	textField('title', 'Title', 'Short title of the issue', 'Parcel not delivered'),
+	textField(
+		'summary',
+		'Summary',
+		'Description of the issue',
+		'Booking bk_123 shows delivered but the recipient has nothing',
+		{
+			typeOptions: { rows: 4 },
+			hint: 'Attach evidence in the partner portal; never put private storage links in the text',
+		},
+	),
+	knownValueField('category', 'Category', 'Category of the issue', 'DELIVERY_ISSUE'),
+	knownValueField('priority', 'Priority', 'Priority of the issue', 'MEDIUM'),
 	additionalFields([
 		metadataField,
-		{
-			displayName: 'Related Resource ID',
-			name: 'relatedResourceId',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. bk_123',
-			description: 'ID of one of your resources the case is about, e.g. a booking ID',
-		},
-		{
-			displayName: 'Related Resource Type',
-			name: 'relatedResourceType',
-			type: 'string',
-			default: 'BOOKING',
-			placeholder: 'e.g. BOOKING',
-			description: 'Type of the related resource',
-			hint: knownValue('BOOKING'),
-		},
+		textField(
+			'relatedResourceId',
+			'Related Resource ID',
+			'ID of one of your resources the case is about, e.g. a booking ID',
+			'bk_123',
+		),
+		knownValueField(
+			'relatedResourceType',
+			'Related Resource Type',
+			'Type of the related resource',
+			'BOOKING',
+		),
 	]),
 ];
 

@@ -1,6 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import { idField } from '../../descriptions/fields';
+import { idField, textField } from '../../descriptions/fields';
 import type { OperationSpec } from '../../pipeline/operation';
 import { text } from '../../route/rules';
 
@@ -17,19 +15,13 @@ export function caseText(
 	name: string,
 	displayName: string,
 	description: string,
-	placeholder: string,
+	example: string,
 ): Pick<OperationSpec, 'fields' | 'body' | 'check'> {
-	const field: INodeProperties = {
-		displayName,
-		name,
-		type: 'string',
+	const field = textField(name, displayName, description, example, {
 		typeOptions: { rows: 3 },
 		required: true,
-		default: '',
-		placeholder,
-		description,
 		hint: VISIBLE,
-	};
+	});
 	const body: NonNullable<OperationSpec['body']> = ({ read }) => ({ [name]: read(name) });
 	return { fields: [caseId, field], body, check: (sent) => text(sent[name], name) };
 }

@@ -1,19 +1,17 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { knownValueField } from '../../descriptions/fields';
 import type { OperationSpec } from '../../pipeline/operation';
 import { compact } from '../../pipeline/problem';
 import { numberOf } from '../../route/numbers';
 
 /** A case's status, as the list filters by it; the polling trigger's watch says more. */
-export const caseStatus: INodeProperties = {
-	displayName: 'Status',
-	name: 'status',
-	type: 'string',
-	default: 'OPEN',
-	placeholder: 'e.g. OPEN',
-	description: 'Only cases with this status',
-	hint: 'OPEN is the status the API documentation names; any other status the API knows can be typed',
-};
+export const caseStatus = knownValueField(
+	'status',
+	'Status',
+	'Only cases with this status',
+	'OPEN',
+);
 
 const fields: INodeProperties[] = [
 	{

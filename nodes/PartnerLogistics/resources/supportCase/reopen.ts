@@ -7,7 +7,7 @@ export const supportCaseReopen: OperationSpec = {
 	capability: 'support:create',
 	action: 'Reopen a support case',
 	description: 'Reopen a closed case with a reason (needs the support:create capability)',
-	...caseText('reason', 'Reason', 'Why the case is reopened', 'e.g. The parcel arrived damaged'),
+	...caseText('reason', 'Reason', 'Why the case is reopened', 'The parcel arrived damaged'),
 	method: 'POST',
 	path: `${casePath}/reopen`,
 };
