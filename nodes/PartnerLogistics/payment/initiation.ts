@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { knownValueField, textField } from '../descriptions/fields';
 import type { OperationSpec } from '../pipeline/operation';
 import { compact, HIDDEN, type Problem } from '../pipeline/problem';
 
@@ -13,54 +14,50 @@ export interface PaymentKind {
 
 /** Payment method, saved card and (haulage) stage. */
 export function paymentFields(kind: PaymentKind): INodeProperties[] {
-	const fields: INodeProperties[] = [];
-	if (kind.credit) {
-		fields.push({
-			displayName: 'Payment Method',
-			name: 'paymentMethod',
-			type: 'options',
-			options: [
-				{
-					name: 'Saved Card',
-					value: 'SAVED_CARD',
-					description: 'A card saved in the partner dashboard and enabled for API charges',
-				},
-				{
-					name: 'Credit',
-					value: 'CREDIT',
-					description:
-						'Approved partner credit, only where the quotation was issued with credit terms',
-				},
-			],
-			default: 'SAVED_CARD',
-			description: 'How to pay',
-		});
-	}
-	fields.push({
-		displayName: 'Saved Card ID',
-		name: 'paymentMethodId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. pm_card_123',
-		description: 'ID of a card saved in the partner dashboard and enabled for API charges',
-		hint: kind.credit
-			? 'Card details are never sent: the card is charged by its ID'
-			: 'Booking payments take a saved card only; CREDIT is not accepted for direct bookings',
-		...(kind.credit ? { displayOptions: { show: { paymentMethod: ['SAVED_CARD'] } } } : {}),
-	});
-	if (kind.stage) {
-		fields.push({
-			displayName: 'Payment Stage',
-			name: 'paymentStage',
-			type: 'string',
-			default: 'UPFRONT',
-			placeholder: 'e.g. UPFRONT',
-			description: 'Which part of the haulage price to pay',
-			hint: 'UPFRONT is the stage the API documentation names; another value the API accepts can be typed',
-		});
-	}
-	return fields;
+	const card = textField(
+		'paymentMethodId',
+		'Saved Card ID',
+		'ID of a card saved in the partner dashboard and enabled for API charges',
+		'pm_card_123',
+		{
+			required: true,
+			hint: kind.credit
+				? 'Card details are never sent: the card is charged by its ID'
+				: 'Booking payments take a saved card only; CREDIT is not accepted for direct bookings',
+		},
+	);
+	if (!kind.credit) return [card];
+	const method: INodeProperties = {
+		displayName: 'Payment Method',
+		name: 'paymentMethod',
+		type: 'options',
+		options: [
+			{
+				name: 'Saved Card',
+				value: 'SAVED_CARD',
+				description: 'A card saved in the partner dashboard and enabled for API charges',
+			},
+			{
+				name: 'Credit',
+				value: 'CREDIT',
+				description:
+					'Approved partner credit, only where the quotation was issued with credit terms',
+			},
+		],
+		default: 'SAVED_CARD',
+		description: 'How to pay',
+	};
+	const stage = knownValueField(
+		'paymentStage',
+		'Payment Stage',
+		'Which part of the haulage price to pay',
+		'UPFRONT',
+	);
+	return [
+		method,
+		{ ...card, displayOptions: { show: { paymentMethod: ['SAVED_CARD'] } } },
+		...(kind.stage ? [stage] : []),
+	];
 }
 
 export function paymentBody(kind: PaymentKind): NonNullable<OperationSpec['body']> {
@@ -102,15 +99,15 @@ export function paymentCheck(kind: PaymentKind): NonNullable<OperationSpec['chec
 	};
 }
 
-/** Payment fields the spec forbids clients to send, compared without case, `_` or `-`. */
-const FORBIDDEN_PAYMENT_FIELDS = Object.values({
-	amounts: ['amount', 'totalamount'],
-	card: ['card', 'cardnumber', 'pan', 'cvc', 'cvv'],
-	expiry: ['expiry', 'expirydate', 'expirymonth', 'expiryyear', 'expmonth', 'expyear'],
-	proofs: ['proof', 'paymentproof'],
-	providerReferences: ['providerreference', 'providerref', 'providertransactionid'],
-	statuses: ['status', 'paymentstatus'],
-}).flat();
+/**
+ * Payment fields the spec forbids clients to send (amounts, card data, proofs, provider references,
+ * statuses), compared without case, `_` or `-`.
+ */
+const FORBIDDEN_PAYMENT_FIELDS = (
+	'amount totalamount card cardnumber pan cvc cvv expiry expirydate expirymonth expiryyear ' +
+	'expmonth expyear proof paymentproof providerreference providerref providertransactionid ' +
+	'status paymentstatus'
+).split(' ');
 
 /** No forbidden payment field at any depth: for payments and credit acceptances alike. */
 export function noPaymentDetails(body: IDataObject): Problem | undefined {
