@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { OperationSpec } from '../pipeline/operation';
+
 /** A text field, empty until set (an empty field is not sent), with its example as placeholder. */
 export function textField(
 	name: string,
@@ -69,3 +71,15 @@ export const extraBodyField: INodeProperties = {
 		'Further fields for the request body, as a JSON object, for fields the published API documentation does not show. A field set above cannot be changed here.',
 	hint: 'e.g. {"reason": "Price too high"}',
 };
+
+/** A POST on what `id` names whose body the spec does not show: Extra Body Fields only, once. */
+export const extraBodyAction = (
+	id: INodeProperties,
+	path: string,
+): Pick<OperationSpec, 'fields' | 'method' | 'path' | 'body' | 'referent'> => ({
+	fields: [id, additionalFields([extraBodyField])],
+	method: 'POST',
+	path,
+	body: () => ({}),
+	referent: [id.name],
+});

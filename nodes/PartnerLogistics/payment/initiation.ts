@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { knownValueField, textField } from '../descriptions/fields';
+import { extraBodyAction, knownValueField, textField } from '../descriptions/fields';
 import type { OperationSpec } from '../pipeline/operation';
 import { compact, HIDDEN, type Problem } from '../pipeline/problem';
 
@@ -12,8 +12,37 @@ export interface PaymentKind {
 	stage: boolean;
 }
 
+type Request = Pick<OperationSpec, 'fields' | 'method' | 'path' | 'body' | 'check' | 'referent'>;
+
+/**
+ * Paying what `id` names (POST <path>/payment): it happens once per referent, a HAUL quotation
+ * once per stage; `extra` fields follow the payment's own.
+ */
+export function paymentRequest(
+	kind: PaymentKind,
+	id: INodeProperties,
+	path: string,
+	extra: INodeProperties[] = [],
+): Request & Pick<OperationSpec, 'answers'> {
+	return {
+		fields: [id, ...paymentFields(kind), ...extra],
+		method: 'POST',
+		path: `${path}/payment`,
+		body: paymentBody(kind),
+		check: paymentCheck(kind),
+		referent: kind.stage ? [id.name, 'paymentStage'] : [id.name],
+		answers: ['reference'],
+	};
+}
+
+/** Accepting the credit a quotation offers (POST <path>/credit-accept): never payment details. */
+export const creditAcceptance = (id: INodeProperties, path: string): Request => ({
+	...extraBodyAction(id, `${path}/credit-accept`),
+	check: noPaymentDetails,
+});
+
 /** Payment method, saved card and (haulage) stage. */
-export function paymentFields(kind: PaymentKind): INodeProperties[] {
+function paymentFields(kind: PaymentKind): INodeProperties[] {
 	const card = textField(
 		'paymentMethodId',
 		'Saved Card ID',
@@ -60,7 +89,7 @@ export function paymentFields(kind: PaymentKind): INodeProperties[] {
 	];
 }
 
-export function paymentBody(kind: PaymentKind): NonNullable<OperationSpec['body']> {
+function paymentBody(kind: PaymentKind): NonNullable<OperationSpec['body']> {
 	return ({ read }) => {
 		const method = kind.credit ? (read('paymentMethod') ?? 'SAVED_CARD') : 'SAVED_CARD';
 		return compact({

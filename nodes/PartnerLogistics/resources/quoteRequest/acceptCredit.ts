@@ -1,5 +1,4 @@
-import { additionalFields, extraBodyField } from '../../descriptions/fields';
-import { noPaymentDetails } from '../../payment/initiation';
+import { creditAcceptance } from '../../payment/initiation';
 import type { OperationSpec } from '../../pipeline/operation';
 import { quoteRequestId, quoteRequestPath } from './fields';
 
@@ -10,10 +9,5 @@ export const quoteRequestAcceptCredit: OperationSpec = {
 	action: 'Accept credit for a quote request',
 	description:
 		'Accept the approved partner credit offered with the quotation (only where credit is enabled)',
-	fields: [quoteRequestId, additionalFields([extraBodyField])],
-	method: 'POST',
-	path: `${quoteRequestPath}/credit-accept`,
-	body: () => ({}),
-	referent: ['quoteRequestId'],
-	check: noPaymentDetails,
+	...creditAcceptance(quoteRequestId, quoteRequestPath),
 };

@@ -1,9 +1,6 @@
-import { paymentBody, paymentCheck, paymentFields } from '../../payment/initiation';
+import { paymentRequest } from '../../payment/initiation';
 import type { OperationSpec } from '../../pipeline/operation';
 import { quoteRequestId, quoteRequestPath } from './fields';
-
-/** A GO_BULK quotation is paid with a saved card, or on credit where it was issued so. */
-const kind = { credit: true, stage: false };
 
 export const quoteRequestPay: OperationSpec = {
 	name: 'Pay',
@@ -11,11 +8,5 @@ export const quoteRequestPay: OperationSpec = {
 	action: 'Pay for a quote request',
 	description:
 		'Pay the quotation with a saved card, or with CREDIT where the quotation was issued with credit terms and has not expired',
-	fields: [quoteRequestId, ...paymentFields(kind)],
-	method: 'POST',
-	path: `${quoteRequestPath}/payment`,
-	body: paymentBody(kind),
-	referent: ['quoteRequestId'],
-	answers: ['reference'],
-	check: paymentCheck(kind),
+	...paymentRequest({ credit: true, stage: false }, quoteRequestId, quoteRequestPath),
 };
