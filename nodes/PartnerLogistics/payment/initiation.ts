@@ -38,7 +38,7 @@ export function paymentRequest(
 /** Accepting the credit a quotation offers (POST <path>/credit-accept): never payment details. */
 export const creditAcceptance = (id: INodeProperties, path: string): Request => ({
 	...extraBodyAction(id, `${path}/credit-accept`),
-	check: noPaymentDetails,
+	check: (body) => noPaymentDetails(body),
 });
 
 /** Payment method, saved card and (haulage) stage. */
@@ -139,11 +139,7 @@ const FORBIDDEN_PAYMENT_FIELDS = (
 ).split(' ');
 
 /** No forbidden payment field at any depth: for payments and credit acceptances alike. */
-export function noPaymentDetails(body: IDataObject): Problem | undefined {
-	return forbiddenField(body, '');
-}
-
-function forbiddenField(value: unknown, path: string): Problem | undefined {
+export function noPaymentDetails(value: unknown, path = ''): Problem | undefined {
 	if (!value || typeof value !== 'object') return undefined;
 	for (const [name, inner] of Object.entries(value as IDataObject)) {
 		const at = Array.isArray(value) ? `${path}[${name}]` : path ? `${path}.${name}` : name;
@@ -158,7 +154,7 @@ function forbiddenField(value: unknown, path: string): Problem | undefined {
 				hint: 'Clients never send card details, amounts, provider references, payment proofs or payment statuses.',
 			};
 		}
-		const problem = forbiddenField(inner, at);
+		const problem = noPaymentDetails(inner, at);
 		if (problem) return problem;
 	}
 	return undefined;

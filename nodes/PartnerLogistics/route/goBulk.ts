@@ -5,7 +5,7 @@ import { additionalFields, extraBodyField, textField } from '../descriptions/fie
 import type { BodyInput } from '../pipeline/operation';
 import { compact, firstProblem, type Problem } from '../pipeline/problem';
 import { pick } from './body';
-import { homeFields, hubPicker, methodField, type Side } from './ends';
+import { ENDS, homeFields, hubPicker, methodField, type Side } from './ends';
 import { checkNumber, numberField } from './numbers';
 import { oneOf, text } from './rules';
 import { DEFINE, INPUT_FIELDS, inputFieldsNotice, routeSourceField } from './routeSource';
@@ -74,10 +74,12 @@ export function goBulkBody({ read, item }: BodyInput): IDataObject {
 			: Object.fromEntries(GO_BULK_FIELDS.map((field) => [field, read(field)]));
 	const additional = (read('additionalFields') ?? {}) as IDataObject;
 	const body = pick({ ...source, ...compact(additional) }, GO_BULK_FIELDS);
-	const otherEnd = (side: string, viaHub: boolean) =>
-		viaHub ? [`${side}Address`, `${side}Latitude`, `${side}Longitude`] : [`${side}HubId`];
-	for (const field of otherEnd('pickup', body.pickupMethod === 'HUB_DROPOFF')) delete body[field];
-	for (const field of otherEnd('dropoff', body.dropoffMethod === 'HUB_PICKUP')) delete body[field];
+	for (const side of ['pickup', 'dropoff'] as const) {
+		const viaHub = body[`${side}Method`] === ENDS[side].hub;
+		for (const field of viaHub ? ['Address', 'Latitude', 'Longitude'] : ['HubId']) {
+			delete body[`${side}${field}`];
+		}
+	}
 	return body;
 }
 
@@ -93,8 +95,10 @@ export function goBulkCheck(body: IDataObject): Problem | undefined {
 		oneOf(body, 'dropoffMethod', ['HOME_DELIVERY', 'HUB_PICKUP']) ??
 		(body.pickupMethod === 'HUB_DROPOFF' ? text(body.pickupHubId, 'pickupHubId') : undefined) ??
 		(body.dropoffMethod === 'HUB_PICKUP' ? text(body.dropoffHubId, 'dropoffHubId') : undefined) ??
-		given('quantity') ??
-		firstProblem(['pickupLatitude', 'dropoffLatitude'].map(given)) ??
-		firstProblem(['pickupLongitude', 'dropoffLongitude'].map(given))
+		firstProblem(
+			['quantity', 'pickupLatitude', 'dropoffLatitude', 'pickupLongitude', 'dropoffLongitude'].map(
+				given,
+			),
+		)
 	);
 }

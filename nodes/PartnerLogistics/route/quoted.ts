@@ -65,8 +65,8 @@ export function bookingCheck(body: IDataObject, input: BodyInput): Problem | und
 			return {
 				field: 'quoteId',
 				value: quoteId,
-				rule: 'is not the quote of the input item, whose route would be sent',
-				hint: `The input item is quote ${String(item.quoteId)}.`,
+				rule: 'is not the quote of the input item',
+				hint: `The input item is quote ${String(item.quoteId)}, whose route would be sent.`,
 			};
 		}
 	} else if (quoted && sameQuote) {

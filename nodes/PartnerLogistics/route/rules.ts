@@ -11,8 +11,6 @@ const MANUAL_SERVICES: Record<string, string> = {
 	HAUL: 'Use the Haulage Quotation resource (manual HAUL quotation) instead.',
 };
 
-const PHONE_FIELDS = ['pickupPhone', 'dropoffPhone'];
-
 /** A direct quote or booking body's first problem against the spec's nine forms and bounds. */
 export function validateRoute(body: IDataObject): Problem | undefined {
 	const service = body.serviceType ?? 'CLICK';
@@ -34,7 +32,7 @@ export function validateRoute(body: IDataObject): Problem | undefined {
 		validateWeight(body, service) ??
 		oneOf(body, 'deliveryMode', ['STANDARD', 'EXPRESS']) ??
 		oneOf(body, 'vehicleType', ['BIKE', 'VAN', 'TRUCK']) ??
-		firstProblem(PHONE_FIELDS.map((field) => phone(body[field], field))) ??
+		firstProblem(['pickupPhone', 'dropoffPhone'].map((field) => phone(body[field], field))) ??
 		isoDateTime(body.scheduledAt, 'scheduledAt')
 	);
 }
@@ -151,7 +149,12 @@ function isoDateTime(value: unknown, field: string): Problem | undefined {
 	if (value === undefined) return undefined;
 	return typeof value === 'string' && ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value))
 		? undefined
-		: { field, value, rule: 'must be an ISO 8601 date-time, e.g. 2026-11-23T14:30:00+01:00' };
+		: {
+				field,
+				value,
+				rule: 'must be an ISO 8601 date-time',
+				hint: 'e.g. 2026-11-23T14:30:00+01:00',
+			};
 }
 
 /** The first route field where a booking differs from its quote's, after the spec's defaults. */

@@ -6,10 +6,6 @@ export const caseId = idField('caseId', 'Case ID', 'The support case', 'case_123
 
 export const casePath = '/partner-api/support-cases/{caseId}';
 
-/** What every support case text says beneath it. */
-const VISIBLE =
-	'Visible to your organization; attach evidence in the partner portal, never as private storage links';
-
 /** A case action whose body is one required text (comment, close, reopen): field, body, check. */
 export function caseText(
 	name: string,
@@ -20,7 +16,7 @@ export function caseText(
 	const field = textField(name, displayName, description, example, {
 		typeOptions: { rows: 3 },
 		required: true,
-		hint: VISIBLE,
+		hint: 'Visible to your organization; attach evidence in the partner portal, never as private storage links',
 	});
 	const body: NonNullable<OperationSpec['body']> = ({ read }) => ({ [name]: read(name) });
 	return { fields: [caseId, field], body, check: (sent) => text(sent[name], name) };
