@@ -46,12 +46,8 @@ export class PartnerLogistics implements INodeType {
 
 	methods = { listSearch: { searchHubs }, credentialTest: { testApiKey } };
 
-	/**
-	 * Every path n8n runs the node through (a workflow run, an execution retry, a call as an AI
-	 * Agent or MCP tool) calls `execute`, and every operation runs through the one pipeline
-	 * (pipeline/run.ts). n8n's routing engine is never used: it evaluates every parameter of
-	 * every item before the first request and sends all items at once (docs/architecture.md).
-	 */
+	// Workflow runs, retries and AI Agent/MCP tool calls all run the one pipeline (pipeline/run.ts);
+	// n8n's routing engine would read every item's parameters first, then send all items at once.
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const { resource, spec } = selectedOperation(this, RESOURCES);
 		return await runOperation(this, resource, spec);

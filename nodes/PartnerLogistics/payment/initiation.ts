@@ -106,15 +106,11 @@ export function paymentCheck(kind: PaymentKind): NonNullable<OperationSpec['chec
 	return (body) => {
 		const method = body.paymentMethod;
 		if (typeof method !== 'string' || !methods.includes(method)) {
-			return {
-				field: 'paymentMethod',
-				value: method,
-				rule: `must be ${methods.length === 1 ? methods[0] : `one of ${methods.join(', ')}`}`,
-				hint:
-					methods.length === 1
-						? 'This payment takes a saved card only: CREDIT is not accepted for direct bookings.'
-						: undefined,
-			};
+			const problem = { field: 'paymentMethod', value: method };
+			if (kind.credit) return { ...problem, rule: `must be one of ${methods.join(', ')}` };
+			const hint =
+				'This payment takes a saved card only: CREDIT is not accepted for direct bookings.';
+			return { ...problem, rule: 'must be SAVED_CARD', hint };
 		}
 		const cardId = body.paymentMethodId;
 		if (method === 'SAVED_CARD' && (typeof cardId !== 'string' || cardId.trim() === '')) {

@@ -3,12 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { fail, type Problem } from '../pipeline/problem';
 
 /** What a number field takes, in the words both its hint and its rule use. */
-interface NumberRule {
-	min: number;
-	max?: number;
-	whole?: boolean;
-	says: string;
-}
+type NumberRule = { min: number; max?: number; whole?: boolean; says: string };
 
 const LATITUDE: NumberRule = { min: -90, max: 90, says: 'a number between −90 and 90' };
 const LONGITUDE: NumberRule = { min: -180, max: 180, says: 'a number between −180 and 180' };

@@ -14,41 +14,44 @@ export const INPUT_FIELDS = 'inputFields';
 export const FROM_QUOTE = 'fromInput';
 
 /** Where the route of a quote, booking or quote request comes from. */
-export const routeSourceField = (fromQuote: boolean): INodeProperties => ({
-	displayName: 'Route',
-	name: 'routeSource',
-	type: 'options',
-	noDataExpression: true,
-	options: [
-		...(fromQuote
-			? [
-					{
-						name: 'Same as the Incoming Quote',
-						value: FROM_QUOTE,
-						description:
-							'Send the route the incoming Quote › Create item was priced for (its quotedRoute)',
-					},
-				]
-			: []),
-		{
-			name: 'Define Below',
-			value: DEFINE,
-			description: fromQuote
-				? 'Enter the route again, or map it with expressions; it must match the quoted route'
-				: 'Fill in the fields, or map them from the input with expressions',
-		},
-		{
-			name: 'Map From Input Fields',
-			value: INPUT_FIELDS,
-			description:
-				'Read the route from fields of the incoming item named as in the API, e.g. a sheet or CSV of orders',
-		},
-	],
-	default: fromQuote ? FROM_QUOTE : DEFINE,
-	description: fromQuote
-		? 'The API books only the exact route that was quoted'
-		: 'Type the route, or read it from the incoming items',
-});
+export const routeSourceField = (fromQuote: boolean): INodeProperties => {
+	const defaultSource = fromQuote ? FROM_QUOTE : DEFINE;
+	return {
+		displayName: 'Route',
+		name: 'routeSource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			...(fromQuote
+				? [
+						{
+							name: 'Same as the Incoming Quote',
+							value: FROM_QUOTE,
+							description:
+								'Send the route the incoming Quote › Create item was priced for (its quotedRoute)',
+						},
+					]
+				: []),
+			{
+				name: 'Define Below',
+				value: DEFINE,
+				description: fromQuote
+					? 'Enter the route again, or map it with expressions; it must match the quoted route'
+					: 'Fill in the fields, or map them from the input with expressions',
+			},
+			{
+				name: 'Map From Input Fields',
+				value: INPUT_FIELDS,
+				description:
+					'Read the route from fields of the incoming item named as in the API, e.g. a sheet or CSV of orders',
+			},
+		],
+		default: defaultSource,
+		description: fromQuote
+			? 'The API books only the exact route that was quoted'
+			: 'Type the route, or read it from the incoming items',
+	};
+};
 
 /** What Map From Input Fields reads, shown in the form so nobody has to guess the names. */
 export const inputFieldsNotice = (fields: string[]): INodeProperties => ({
