@@ -17,20 +17,8 @@ const metadataField: INodeProperties = {
 			displayName: 'Entry',
 			name: 'entry',
 			values: [
-				{
-					displayName: 'Key',
-					name: 'key',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. orderId',
-				},
-				{
-					displayName: 'Value',
-					name: 'value',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. ORDER-10045',
-				},
+				textField('key', 'Key', 'Name of the entry', 'orderId'),
+				textField('value', 'Value', 'Value of the entry', 'ORDER-10045'),
 			],
 		},
 	],
