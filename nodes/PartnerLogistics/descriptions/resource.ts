@@ -1,4 +1,4 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { isReadOnly, type ResourceSpec } from '../pipeline/operation';
@@ -6,12 +6,6 @@ import { isReadOnly, type ResourceSpec } from '../pipeline/operation';
 /** A resource's Operation picker, then its operations' fields, shown only when chosen (here). */
 export function resourceProperties(resource: ResourceSpec): INodeProperties[] {
 	const { defaultOperation } = resource;
-	const options: INodePropertyOptions[] = resource.operations.map((spec) => ({
-		name: spec.name,
-		value: spec.value,
-		action: spec.action,
-		description: spec.description,
-	}));
 	return [
 		{
 			displayName: 'Operation',
@@ -19,7 +13,12 @@ export function resourceProperties(resource: ResourceSpec): INodeProperties[] {
 			type: 'options',
 			noDataExpression: true,
 			displayOptions: { show: { resource: [resource.value] } },
-			options,
+			options: resource.operations.map(({ name, value, action, description }) => ({
+				name,
+				value,
+				action,
+				description,
+			})),
 			default: defaultOperation,
 		},
 		...resource.operations.flatMap((spec) =>
