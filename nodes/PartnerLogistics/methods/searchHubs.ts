@@ -24,12 +24,11 @@ export async function searchHubs(
 	const needle = filter?.trim().toLowerCase() ?? '';
 	const results: INodeListSearchItems[] = (Array.isArray(hubs) ? (hubs as IDataObject[]) : [])
 		.filter((hub) => hub && (typeof hub.id === 'string' || typeof hub.id === 'number'))
-		.map((hub) => ({ name: hubLabel(hub), value: String(hub.id) }))
+		.map((hub) => {
+			const label = [hub.name, hub.city].filter((part) => typeof part === 'string' && part !== '');
+			const value = String(hub.id);
+			return { name: label.length ? `${label.join(', ')} (${value})` : value, value };
+		})
 		.filter((item) => !needle || `${item.name} ${item.value}`.toLowerCase().includes(needle));
 	return { results };
-}
-
-function hubLabel(hub: IDataObject): string {
-	const parts = [hub.name, hub.city].filter((part) => typeof part === 'string' && part !== '');
-	return parts.length ? `${parts.join(', ')} (${String(hub.id)})` : String(hub.id);
 }

@@ -4,7 +4,6 @@ import type { OperationSpec } from '../../pipeline/operation';
 export const trackingGetTruck: OperationSpec = {
 	name: 'Get Truck',
 	value: 'getTruck',
-	subtitle: 'Get Truck Tracking',
 	action: 'Get the tracking of a truck assignment',
 	description: 'Tracking of one truck assignment',
 	fields: [
