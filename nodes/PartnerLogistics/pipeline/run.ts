@@ -126,10 +126,9 @@ function prepare(run: Run, input: BodyInput, itemIndex: number): ItemRequest {
 		const request: ItemRequest = { ...requestOf(spec, input), itemIndex };
 		if (!idempotencyKeys) return request;
 		const referent = referentOf(spec, input, request.body);
-		request.idempotencyKey = givenKey(input) || idempotencyKeys.keyOf(itemIndex, referent?.values);
-		if (referent && idempotencyKeys.isReferentKey(request.idempotencyKey)) {
-			request.referent = referent.label;
-		}
+		const given = givenKey(input);
+		request.idempotencyKey = given || idempotencyKeys.keyOf(itemIndex, referent?.values);
+		if (referent && !given) request.referent = referent.label;
 		return request;
 	} catch (error) {
 		throw itemError(spec, input, itemIndex, context.getNode(), error);

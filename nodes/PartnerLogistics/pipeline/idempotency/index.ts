@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { PROCESS_MEMORY, type ProcessMap } from '../../shared/processMemory';
+import { PROCESS_MEMORY } from '../../shared/processMemory';
 import {
 	GenerationMemory,
 	recordPlace,
@@ -17,8 +17,7 @@ const REFUSALS = 'partnerLogisticsRefusals';
 const RUNS = 'partnerLogisticsRuns';
 
 /** Key chains refused, and node runs' inputs finished, in this n8n process: every workflow, mode. */
-const refusedHere = processPlace(PROCESS_MEMORY.refusedChains);
-const finishedHere = processPlace(PROCESS_MEMORY.finishedRuns);
+const { refusedChains: refusedHere, finishedRuns: finishedHere } = PROCESS_MEMORY;
 /** Chains and runs remembered per workflow (static data) and per execution (node context). */
 const WORKFLOW_BOUND = 1_000;
 
@@ -77,14 +76,6 @@ function nodeMemory(context: IExecuteFunctions): { memory: KeyMemory; keep: () =
 		if (nodeContext) nodeContext[MEMORY] = memory;
 	};
 	return { memory, keep };
-}
-
-/** A process map as a place: it forgets by its own bound. */
-function processPlace(map: ProcessMap<number>): GenerationPlace {
-	return {
-		generation: (chain) => map.get(chain),
-		raise: (chain, generation) => map.set(chain, generation),
-	};
 }
 
 /**

@@ -51,11 +51,8 @@ const turns = PROCESS_MEMORY.requestTurns;
 
 /** The Idempotency-Keys of one node run, and what was sent under them. */
 export class RunKeys {
-	/** The keys given out in this run: their chain, generation, and whether a referent names it. */
-	private readonly given = new Map<
-		string,
-		{ chain: string; generation: number; referent: boolean }
-	>();
+	/** The keys given out in this run: their chain and generation. */
+	private readonly given = new Map<string, { chain: string; generation: number }>();
 	/** The keys whose body this run recorded first (`sending`). */
 	private readonly recordedHere = new Set<string>();
 	/** The API this run sends to, as `turns` tells APIs apart. */
@@ -75,19 +72,16 @@ export class RunKeys {
 
 	/** The item's default key: by its referent when the action has one, else by the run's input. */
 	keyOf(itemIndex: number, referent?: string[]): string {
-		const derive = referent
-			? (generation?: number) =>
-					deriveReferentKey(
-						{ api: this.places.api, action: this.scope.action, referent },
-						generation,
-					)
-			: (generation?: number) =>
-					deriveIdempotencyKey({ ...this.scope, run: this.runId(), itemIndex }, generation);
+		const { action } = this.scope;
+		const derive = (generation?: number) =>
+			referent
+				? deriveReferentKey({ api: this.places.api, action, referent }, generation)
+				: deriveIdempotencyKey({ ...this.scope, run: this.runId(), itemIndex }, generation);
 		const first = derive();
 		const chain = `${this.scope.action}:${digestOf(first)}`;
 		const generation = this.places.refusals.generation(chain);
 		const key = generation ? derive(generation) : first;
-		this.given.set(key, { chain, generation, referent: !!referent });
+		this.given.set(key, { chain, generation });
 		return key;
 	}
 
@@ -125,20 +119,14 @@ export class RunKeys {
 
 	/** Sends under `key` in turn (see `turns`); a definitive refusal spends the key. */
 	async send<T>(key: string, send: () => Promise<T>): Promise<T> {
-		return await this.inTurn(key, async () => {
-			const sent = send();
-			// Watched, not caught: the failure goes on to the item as it is.
-			sent.catch((error: unknown) => refusedForGood(error) && this.refused(key));
-			return await sent;
-		});
-	}
-
-	private async inTurn<T>(key: string, send: () => Promise<T>): Promise<T> {
 		const id = `${this.api}\u0000${key}`;
 		const before = turns.get(id);
 		const mine = (async () => {
 			if (before) await before.catch(() => undefined);
-			return await send();
+			const sent = send();
+			// Watched, not caught: the failure goes on to the item as it is.
+			sent.catch((error: unknown) => refusedForGood(error) && this.refused(key));
+			return await sent;
 		})();
 		turns.set(id, mine);
 		try {
@@ -149,14 +137,10 @@ export class RunKeys {
 	}
 
 	/** The API refused the key for good: it is spent, the chain's next try gets a new one. */
-	refused(key: string): void {
+	private refused(key: string): void {
 		const given = this.given.get(key);
 		if (given) this.places.refusals.raise(given.chain, given.generation);
 		delete this.memory.sent[digestOf(key)];
-	}
-
-	isReferentKey(key: string): boolean {
-		return this.given.get(key)?.referent === true;
 	}
 }
 
