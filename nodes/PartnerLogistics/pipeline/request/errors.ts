@@ -1,3 +1,4 @@
+import { clip, MAX_MESSAGE_CHARS } from '../../shared/message';
 import { isObject } from '../../shared/valueAt';
 import { MAX_ANSWER_BYTES } from './answerBounds';
 import { answerEvidence, evidence, parseJson, redact, safeLocation } from './evidence';
@@ -6,15 +7,6 @@ import type { ApiResponse } from './transport';
 
 /** What the user reads when a request fails: what to do in a line, then why and the evidence. */
 export type ApiErrorText = Record<'message' | 'description', string>;
-
-/** A message is one line: what happened and what to do. The API's words are cut to fit it. */
-export const MAX_MESSAGE_CHARS = 120;
-
-/** `text` cut with "…" to `room` characters (by default what a message leaves after `before`). */
-export function clip(text: string, before: string | number = ''): string {
-	const room = typeof before === 'number' ? before : MAX_MESSAGE_CHARS - before.length;
-	return text.length <= room ? text : `${text.slice(0, room - 1).trimEnd()}…`;
-}
 
 /** Why a request ended without a usable answer, for a caller that words it its own way. */
 export type Failure =

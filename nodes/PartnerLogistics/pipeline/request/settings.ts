@@ -7,8 +7,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { clip } from '../../shared/message';
 import type { PacerSettings } from '../rateLimit';
-import { clip } from './errors';
 import { NUMBER_OPTIONS } from './optionsForm';
 import type { RetryBudget } from './retry';
 import { CREDENTIAL_TYPE, transportOf, type Transport } from './transport';
