@@ -137,7 +137,7 @@ export class RunKeys {
 	}
 
 	/** The API refused the key for good: it is spent, the chain's next try gets a new one. */
-	private refused(key: string): void {
+	refused(key: string): void {
 		const given = this.given.get(key);
 		if (given) this.places.refusals.raise(given.chain, given.generation);
 		delete this.memory.sent[digestOf(key)];

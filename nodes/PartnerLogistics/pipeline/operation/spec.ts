@@ -1,7 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { BodyBuilder, BodyCheck, BodyInput, ParameterReader } from './body';
+import type { Problem } from '../problem';
+
+/** Reads one parameter of the current item, undefined when it is not set. */
+export type ParameterReader = (name: string) => IDataObject[string];
+
+/** What an operation may look at: the item's parameters and the incoming item itself. */
+export interface BodyInput {
+	read: ParameterReader;
+	/** The JSON of the incoming item (the quote to book, a CSV row of route fields). */
+	item: IDataObject;
+}
 
 /** Everything about one operation, in one declaration: its form, its request and its answer. */
 export interface OperationSpec {
@@ -17,8 +27,9 @@ export interface OperationSpec {
 	/** Path after the credential's base URL; `{name}` stands for the path id parameter `name`. */
 	path: string;
 	/** Builds the JSON body of a POST from the item; `check` judges the complete body. */
-	body?: BodyBuilder;
-	check?: BodyCheck;
+	body?: (input: BodyInput) => IDataObject;
+	/** Judges the complete body (Extra Body Fields merged): the first problem, or none. */
+	check?: (body: IDataObject, input: BodyInput) => Problem | undefined;
 	/** Query parameters of a GET. */
 	query?: (read: ParameterReader) => IDataObject;
 	/** The answer is a list: one item per record, `limit`/Return All apply. */
