@@ -1,6 +1,7 @@
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { fitMessage, MAX_MESSAGE_CHARS } from '../../shared/message';
 import { fail, jsonObject, pathIdProblem, ProblemError, type Problem } from '../problem';
 import { describeProblem, labelsOf, type Labels } from './labels';
 import { pathIds, type BodyInput, type OperationSpec } from './spec';
@@ -65,7 +66,7 @@ function conflict(extra: IDataObject, named: IDataObject): Problem | undefined {
 	return {
 		field: `extraBody.${field}`,
 		value: extra[field],
-		rule: `conflicts with the value the node sends for ${field} (${JSON.stringify(named[field])})`,
+		rule: `conflicts with the node's value (${JSON.stringify(named[field])})`,
 		hint: 'Remove it from Extra Body Fields.',
 	};
 }
@@ -81,13 +82,16 @@ export function itemError(
 	if (!(error instanceof ProblemError)) {
 		return new NodeOperationError(node, error as Error, { itemIndex });
 	}
-	const reference = spec.reference?.(input);
-	const message = describeProblem(error.problem, labelsFor(spec), itemIndex, reference);
+	const said = (reference?: string) =>
+		describeProblem(error.problem, labelsFor(spec), itemIndex, reference);
+	// Too long a message leaves out the item's reference first, then goes on in the description.
+	const full = said(spec.reference?.(input));
 	const { hint } = error.problem;
-	return new NodeOperationError(node, message, {
-		itemIndex,
-		description: `${hint ? `${hint} ` : ''}Nothing was sent to the API for this item. Correct the value and run again.`,
-	});
+	const { message, description } = fitMessage(
+		full.length > MAX_MESSAGE_CHARS ? said() : full,
+		`${hint ? `${hint} ` : ''}Nothing was sent to the API for this item. Correct the value and run again.`,
+	);
+	return new NodeOperationError(node, message, { itemIndex, description });
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { fitMessage } from '../../shared/message';
 import type { Problem } from '../problem';
 
 /** Reads one parameter of the current item, undefined when it is not set. */
@@ -84,11 +85,11 @@ export function selectedOperation(
 		.find(({ value }) => value === resource)
 		?.operations.find(({ value }) => value === operation);
 	if (!spec) {
-		throw new NodeOperationError(
-			context.getNode(),
+		const { message, description } = fitMessage(
 			`This version of the Partner Logistics node has no operation "${operation}" for the resource "${resource}"`,
-			{ description: 'Open the node and choose the Resource and Operation again.' },
+			'Open the node and choose the Resource and Operation again.',
 		);
+		throw new NodeOperationError(context.getNode(), message, { description });
 	}
 	return { resource, spec };
 }

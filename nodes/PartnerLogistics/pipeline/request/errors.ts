@@ -20,12 +20,17 @@ export type Failure =
 export function describeApiError(
 	status: number,
 	rawBody: string,
-	{ capability, referent }: { capability?: string; referent?: string },
+	{
+		capability,
+		referent,
+		prefix = '',
+	}: { capability?: string; referent?: string; prefix?: string },
 	secrets: string[] = [],
 ): ApiErrorText {
 	const { apiMessage = '', field } = readErrorFields(parseJson(rawBody));
 	const said = redact(apiMessage, secrets).replace(/[.\s]+$/, '');
 	const what = referent || 'what this acts on';
+	const named = clip(what, 40); // a referent's value may be long: whole in the description
 	const words: Array<[boolean, (said: string) => string, string?]> = [
 		[
 			status === 400,
@@ -59,7 +64,7 @@ export function describeApiError(
 		[
 			status === 409 && referent !== undefined,
 			(s) =>
-				`Conflict (409)${s}. To send other values for ${what} as a new request, set Options › Idempotency Key.`,
+				`Conflict (409)${s}. To send other values for ${named} as a new request, set Options › Idempotency Key.`,
 			`This action's Idempotency-Key is derived from ${what}, so it is done once whichever run asks: an earlier request for it with other values holds the key (the API keeps the first), or its state does not allow this (for example an expired quote).`,
 		],
 		[
@@ -83,7 +88,7 @@ export function describeApiError(
 	const [, message, why] = words.find(([applies]) => applies)!;
 	const evidenceText = answerEvidence(status, rawBody, secrets);
 	return {
-		message: fitted(message, said),
+		message: fitted(message, said, prefix),
 		description: why ? `${why} ${evidenceText}` : evidenceText,
 	};
 }
@@ -91,9 +96,9 @@ export function describeApiError(
 /** Fewer of the API's words than this say nothing: the message leaves them to the description. */
 const MIN_SAID_CHARS = 20;
 
-/** `message` with the API's words (`: …`), cut to keep it within MAX_MESSAGE_CHARS. */
-function fitted(message: (said: string) => string, said: string): string {
-	const room = MAX_MESSAGE_CHARS - message('').length - 2;
+/** `message` with the API's words (`: …`), cut to keep it (after `prefix`) within MAX_MESSAGE_CHARS. */
+function fitted(message: (said: string) => string, said: string, prefix: string): string {
+	const room = MAX_MESSAGE_CHARS - (prefix ? prefix.length + 1 : 0) - message('').length - 2;
 	if (said === '' || room < MIN_SAID_CHARS) return message('');
 	return message(`: ${clip(said, room)}`).replace('….', '…');
 }
