@@ -26,11 +26,7 @@ import { runSession, type ApiResponse, type ApiSession, type ItemRequest } from 
 
 /** A safety stop for Return All, should an API keep handing out cursors. */
 const MAX_PAGES = 1000;
-/**
- * The longest stretch of item preparation (parameters, expressions, bodies) before the pipeline
- * gives n8n's event loop a turn, so the editor, webhooks and health checks stay served during a
- * long batch. Answers arriving together would otherwise each prepare their next item back to back.
- */
+/** The longest stretch of preparing items before n8n's event loop (editor, webhooks) gets a turn. */
 const TURN_MS = 10;
 
 /** Why an item stopped: NodeOperationError (nothing sent) or NodeApiError (the API's answer). */
@@ -63,12 +59,16 @@ export async function runOperation(
 	const mutating = !isReadOnly(spec);
 	const api = await runSession(context, { capability: spec.capability, mutating });
 	const dryRun = context.getNodeParameter('options.dryRun', 0, false) === true;
-	const action = `${resource}.${spec.value}`;
 	const { baseUrl } = api.settings.transport;
-	const idempotencyKeys = mutating ? runKeys(context, action, baseUrl) : undefined;
-	const readers = parameterReaders(context);
-	const node = context.getNode().name;
-	const run: Run = { context, spec, api, idempotencyKeys, readers, dryRun, node };
+	const run: Run = {
+		context,
+		spec,
+		api,
+		idempotencyKeys: mutating ? runKeys(context, `${resource}.${spec.value}`, baseUrl) : undefined,
+		readers: parameterReaders(context),
+		dryRun,
+		node: context.getNode().name,
+	};
 	const signal = context.getExecutionCancelSignal();
 	const continueOnFail = context.continueOnFail();
 	const results: INodeExecutionData[][] = [];
@@ -95,7 +95,7 @@ export async function runOperation(
 	if (firstError) throw firstError;
 	if (dryRun) context.addExecutionHints(DRY_RUN_HINT);
 	// Every item is done: a later run of the same input is a new one.
-	if (!signal?.aborted) idempotencyKeys?.finished();
+	if (!signal?.aborted) run.idempotencyKeys?.finished();
 	return [results.flat()];
 }
 
@@ -111,11 +111,10 @@ async function runItem(run: Run, itemIndex: number, item: IDataObject): Promise<
 	if (run.spec.list) return await listRecords(run, request, input);
 	const read = async () => await run.api.read(request, 'a JSON record');
 	const { idempotencyKeys } = run;
-	const { idempotencyKey } = request;
-	if (!idempotencyKeys || idempotencyKey === undefined) {
+	const { idempotencyKey, body } = request;
+	if (!idempotencyKeys || idempotencyKey === undefined)
 		return recordsOf(run, request, await read());
-	}
-	request.idempotencyKeyHeldForOtherBody = idempotencyKeys.sending(idempotencyKey, request.body);
+	request.idempotencyKeyHeldForOtherBody = idempotencyKeys.sending(idempotencyKey, body);
 	return recordsOf(run, request, await idempotencyKeys.send(idempotencyKey, read));
 }
 
