@@ -16,11 +16,9 @@ import type { BodyInput } from './operation';
 export type ParameterReaders = (itemIndex: number) => BodyInput['read'];
 
 /**
- * Reads each item's parameters, each at most once, only those the operation asks for. A hidden
- * parameter reads as undefined, a hub picker as its ID (our pickers have no URL mode). From the
- * second item on, the parameters read by expression are batched (see expressions.ts). Values
- * without an expression are taken as stored, as getNodeParameter gives them: none of our
- * properties declares a `validateType` for n8n's schema check to convert.
+ * Reads each item's parameters once each, only those asked for: hidden as undefined, a hub picker
+ * as its ID, by expression batched from the second item on (expressions.ts); without one as stored
+ * (none of ours declares a `validateType` that n8n would convert by).
  */
 export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 	const parameters = context.getNode().parameters;
@@ -30,8 +28,7 @@ export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 	const stored = (name: string): Stored => {
 		let found = storedOf.get(name);
 		if (!found) {
-			// By its n8n path, e.g. `options.idempotencyKey`.
-			const value = valueAt(parameters, name);
+			const value = valueAt(parameters, name); // by its path, e.g. `options.idempotencyKey`
 			found = { value, leaves: expressionLeaves(value) };
 			storedOf.set(name, found);
 		}
