@@ -1,16 +1,12 @@
 import type { ProcessMap } from '../../shared/processMemory';
 
 /**
- * Generations by chain: how often something happened that must change the next Idempotency-Key of
- * the chain. A key chain's definitive refusals (so a try after a fix is judged afresh, even by an
- * API replaying refusals), and a node run's input finished (so a later run of it is new).
+ * Per chain, how often something happened that changes its next Idempotency-Key: a definitive
+ * refusal (a fixed try is judged afresh), a node run's input finished (a later run of it is new).
  */
 export type Generations = Record<string, number>;
 
-/**
- * One place the memory is kept (a process map is one), bounded: the chains raised longest ago are
- * forgotten first; reading never creates anything.
- */
+/** One place the memory is kept (a process map is one), bounded; reading creates nothing. */
 export type GenerationPlace = Pick<ProcessMap<number>, 'get' | 'set'>;
 
 /** A place kept as a plain record, changed in place or, with `replace`, as a copy (staticPlace). */
@@ -34,9 +30,8 @@ export function recordPlace(
 }
 
 /**
- * Generations over several places, read as their highest: each reaches some of the paths n8n runs
- * the node on (see `runKeys`). Losing one's record errs towards an older key: the API answers it
- * with what it did for it, never with a second booking, payment or case.
+ * Generations over several places (`runKeys` says which paths each reaches), read as their highest.
+ * Losing one errs towards an older key, which the API answers with what it did, never a second one.
  */
 export class GenerationMemory {
 	constructor(private readonly places: GenerationPlace[]) {}
