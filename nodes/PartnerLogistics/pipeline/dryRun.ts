@@ -9,10 +9,7 @@ import { clip } from '../shared/message';
 
 /** How every preview's note begins; a preview item is recognised by it. */
 const NOTE_START = 'Nothing was sent: Dry Run is on in node ';
-/**
- * A stand-in: brackets and spaces no id the API hands out has, and the node that made it; found in
- * JSON text too (its quotes escaped).
- */
+/** A stand-in, in a shape no API id has, naming its node; found in JSON text too (quotes escaped). */
 const STAND_IN = /\[dry run: (\w+) of item (\d+) from \\?"(.*?)\\?"\]/;
 
 /** A node's name in quotes, its own double quotes made single so STAND_IN and the note read it. */
@@ -46,9 +43,9 @@ export function previewSource(item: IDataObject): string | undefined {
 }
 
 /** What a preview says besides the request: that nothing was sent, its key, its stand-ins. */
-export interface PreviewFacts {
+interface PreviewFacts {
 	node: string;
-	/** The request's Idempotency-Key, when it has one. */
+	/** What the request's Idempotency-Key is made of, when it has one. */
 	idempotencyKey?: 'referent' | 'given' | 'creation';
 	/** The referent as labelled ("Quote ID qt_7"), for a referent key. */
 	referent?: string;
@@ -56,7 +53,6 @@ export interface PreviewFacts {
 	sends?: { id: string; node: string };
 	/** The input item is itself a preview (its key, made of the input, will differ). */
 	fromPreview: boolean;
-	/** The ids this preview stands in for. */
 	answers: string[];
 }
 
@@ -90,10 +86,7 @@ export function previewNote(facts: PreviewFacts): string {
 	return parts.join(' ');
 }
 
-/**
- * Why a node with Dry Run off refuses an item that is a preview (`item`), or whose request sends a
- * stand-in (`request`); undefined when it may send it.
- */
+/** Why a node with Dry Run off refuses an item that is a preview or a request with a stand-in. */
 export function dryRunLeftover(
 	item: IDataObject | undefined,
 	request: Sent | undefined,

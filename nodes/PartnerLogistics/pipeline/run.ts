@@ -46,9 +46,8 @@ interface Run {
 }
 
 /**
- * Runs one operation on every input item, up to Concurrency at a time: parameters -> body ->
- * Idempotency-Key -> paced send with retries -> error mapping -> items paired with their input.
- * A cancelled execution, or a failed item without Continue On Fail, starts no more items.
+ * Runs one operation on every input item, up to Concurrency at a time, each paired with its input;
+ * a cancelled execution, or a failed item without Continue On Fail, starts no more items.
  */
 export async function runOperation(
 	context: IExecuteFunctions,
@@ -156,10 +155,7 @@ function refuseLeftover(
 	}
 }
 
-/**
- * A dry run's item, the request first (a few columns in the Table view): what it would send, a
- * note saying so and what its key is made of, then a stand-in for each id the answer would carry.
- */
+/** A dry run's item: the request it would send, a note saying so, a stand-in for each answer id. */
 async function preview(run: Run, request: ItemRequest, input: BodyInput): Promise<IDataObject> {
 	const { idempotencyKey, referent, itemIndex } = request;
 	const { method, url, headers, body } = await run.api.preview(request);
