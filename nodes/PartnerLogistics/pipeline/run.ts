@@ -22,7 +22,7 @@ import {
 } from './operation';
 import { isGiven } from './problem';
 import { parameterReaders, type ParameterReaders } from './parameters';
-import { runSession, type ApiResponse, type ApiSession, type ItemRequest } from './request';
+import { runSession, type ApiSession, type ItemRequest } from './request';
 
 /** A safety stop for Return All, should an API keep handing out cursors. */
 const MAX_PAGES = 1000;
@@ -185,7 +185,7 @@ async function preview(run: Run, request: ItemRequest, input: BodyInput): Promis
 function recordsOf(
 	run: Run,
 	request: ItemRequest,
-	{ response, body }: { response: ApiResponse; body: unknown },
+	{ response, body }: Awaited<ReturnType<ApiSession['read']>>,
 ): IDataObject[] {
 	const { spec } = run;
 	const records = readRecords(body);

@@ -22,7 +22,6 @@ import {
 	type Sender,
 } from './transport';
 
-export type { ApiResponse } from './transport';
 export type { Failure } from './errors';
 export { failsEveryRequest, type ItemRequest } from './send';
 export { optionsDescription } from './optionsForm';
