@@ -9,7 +9,7 @@ import { clip } from '../shared/message';
 
 /** How every preview's note begins; a preview item is recognised by it. */
 const NOTE_START = 'Nothing was sent: Dry Run is on in node ';
-/** A stand-in, in a shape no API id has, naming its node; found in JSON text too (quotes escaped). */
+/** A stand-in, shaped like no API id, naming its node; found in JSON text too (quotes escaped). */
 const STAND_IN = /\[dry run: (\w+) of item (\d+) from \\?"(.*?)\\?"\]/;
 
 /** A node's name in quotes, its own double quotes made single so STAND_IN and the note read it. */

@@ -26,7 +26,7 @@ import { runSession, type ApiSession, type ItemRequest } from './request';
 
 /** A safety stop for Return All, should an API keep handing out cursors. */
 const MAX_PAGES = 1000;
-/** The longest stretch of preparing items before n8n's event loop (editor, webhooks) gets a turn. */
+/** The longest stretch of preparing items before n8n's event loop (the editor) gets a turn. */
 const TURN_MS = 10;
 
 /** Why an item stopped: NodeOperationError (nothing sent) or NodeApiError (the API's answer). */

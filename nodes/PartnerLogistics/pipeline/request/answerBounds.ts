@@ -10,7 +10,7 @@ export class AnswerTooLarge extends Error {
 	}
 }
 
-/** One attempt's deadline: its signal, whether the execution was cancelled, its release at the end. */
+/** One attempt's deadline: its signal, whether the execution was cancelled, its release. */
 interface Deadline {
 	signal: AbortSignal;
 	cancelled(): boolean;

@@ -13,10 +13,7 @@ export type Failure =
 	| { kind: 'answer' | 'unexpected'; response: ApiResponse }
 	| { kind: 'fault'; code: string; timeoutMs: number; unreachable: boolean };
 
-/**
- * An error status's words, naming a 403's capability and what a 409's key stands for. The spec
- * shows no error body, so any JSON's usual fields are read.
- */
+/** An error status's words; the spec shows no error body, so any JSON's usual fields are read. */
 export function describeApiError(
 	status: number,
 	rawBody: string,
@@ -96,7 +93,7 @@ export function describeApiError(
 /** Fewer of the API's words than this say nothing: the message leaves them to the description. */
 const MIN_SAID_CHARS = 20;
 
-/** `message` with the API's words (`: …`), cut to keep it (after `prefix`) within MAX_MESSAGE_CHARS. */
+/** `message` with the API's words (`: …`), cut to fit MAX_MESSAGE_CHARS after `prefix`. */
 function fitted(message: (said: string) => string, said: string, prefix: string): string {
 	const room = MAX_MESSAGE_CHARS - (prefix ? prefix.length + 1 : 0) - message('').length - 2;
 	if (said === '' || room < MIN_SAID_CHARS) return message('');
@@ -196,10 +193,7 @@ function describeFaultCode(code: string, timeoutMs: number): string {
 
 export const isUnreachable = (code: string) => ['ECONNREFUSED', 'ENOTFOUND'].includes(code);
 
-/**
- * What came back (or did not), in words, for a caller with its own advice (the credential test):
- * a fault's meaning and code, a redirect's target, an empty answer, or the answer as evidence.
- */
+/** What came back (or did not), in words, for a caller with its own advice (credential test). */
 export function describeFailure(failure: Failure): string {
 	if (failure.kind === 'fault') {
 		return `${describeFaultCode(failure.code, failure.timeoutMs)} (${failure.code})`;
@@ -214,10 +208,7 @@ export function describeFailure(failure: Failure): string {
 /** "1 retry", "3 retries". */
 export const retried = (count: number) => `${count} ${count === 1 ? 'retry' : 'retries'}`;
 
-/**
- * A Retry-After longer than the node waits: when to try again, not "raise Max Retries". An agent's
- * tool call (`toolCall`) waits a few seconds at most; told the time, it can answer or call again.
- */
+/** A Retry-After longer than the node or tool call waits: when to try again. */
 export function describeLongRetryAfter(
 	waitMs: number,
 	maxWaitMs: number,
