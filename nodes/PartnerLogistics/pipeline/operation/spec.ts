@@ -35,17 +35,11 @@ export interface OperationSpec {
 	query?: (read: ParameterReader) => IDataObject;
 	/** The answer is a list: one item per record, `limit`/Return All apply. */
 	list?: boolean;
-	/**
-	 * What an action that must happen once acts on (path ids or body fields): its default key is
-	 * theirs (deriveReferentKey). Without it (creations) the key is per item of an execution.
-	 */
+	/** What an action done once acts on (path ids or body fields): its default key is theirs. */
 	referent?: string[];
 	/** The capability a 403 means the key lacks (spec: Authentication). */
 	capability?: string;
-	/**
-	 * The ids a success's answer carries for a later step (a quote's `quoteId`): a dry run's preview
-	 * carries a stand-in for each, so the next node in Dry Run can preview its request with it.
-	 */
+	/** The ids a success's answer carries for a later step (`quoteId`): a preview's stand-ins. */
 	answers?: string[];
 	/** A field the answer must carry to count as a success (a quote without quoteId is not one). */
 	requires?: string;

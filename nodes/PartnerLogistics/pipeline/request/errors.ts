@@ -17,13 +17,10 @@ export type Failure =
 export function describeApiError(
 	status: number,
 	rawBody: string,
-	{
-		capability,
-		referent,
-		prefix = '',
-	}: { capability?: string; referent?: string; prefix?: string },
+	context: { capability?: string; referent?: string; prefix?: string },
 	secrets: string[] = [],
 ): ApiErrorText {
+	const { capability, referent, prefix = '' } = context;
 	const { apiMessage = '', field } = readErrorFields(parseJson(rawBody));
 	const said = redact(apiMessage, secrets).replace(/[.\s]+$/, '');
 	const what = referent || 'what this acts on';
