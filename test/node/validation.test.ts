@@ -287,7 +287,7 @@ describe('payments: only what the spec allows is ever sent', () => {
 			additionalFields: { extraBody: '{"paymentMethod": "CREDIT"}' },
 		});
 		expect(error?.message).toMatch(
-			/Extra Body Fields \(JSON\) \(extraBody\.paymentMethod\) conflicts with the value the node sends for paymentMethod \("SAVED_CARD"\), got "CREDIT"$/,
+			/Extra Body Fields \(JSON\) \(extraBody\.paymentMethod\) conflicts with the node's value \("SAVED_CARD"\), got "CREDIT"$/,
 		);
 		expect(error?.description).toMatch(/^Remove it from Extra Body Fields\. Nothing was sent/);
 		expect(requests).toEqual([]);

@@ -1,5 +1,7 @@
 import type { IDataObject, NodeExecutionHint } from 'n8n-workflow';
 
+import { clip } from '../shared/message';
+
 // Options › Dry Run as a chain sees it, in plain values (run.ts is the n8n side). A creation's
 // preview carries a stand-in for each id its answer would hold (OperationSpec.answers), so the
 // next node in Dry Run previews its own request with it; a node with Dry Run off refuses an item
@@ -7,12 +9,8 @@ import type { IDataObject, NodeExecutionHint } from 'n8n-workflow';
 
 /** How every preview's note begins; a preview item is recognised by it. */
 const NOTE_START = 'Nothing was sent: Dry Run is on in node ';
-/**
- * A stand-in: brackets and spaces no id the API hands out has, and the node that made it; found in
- * JSON text too (its quotes escaped).
- */
+/** A stand-in, shaped like no API id, naming its node; found in JSON text too (quotes escaped). */
 const STAND_IN = /\[dry run: (\w+) of item (\d+) from \\?"(.*?)\\?"\]/;
-const MESSAGE_MAX = 120;
 
 /** A node's name in quotes, its own double quotes made single so STAND_IN and the note read it. */
 const quoted = (node: string) => `"${node.replace(/"/g, "'")}"`;
@@ -22,23 +20,19 @@ export function standIn(id: string, itemIndex: number, node: string): string {
 	return `[dry run: ${id} of item ${itemIndex + 1} from ${quoted(node)}]`;
 }
 
-/** The first stand-in in a request's URL, query and body: which id, made by which node. */
-export function standInOf(request: {
-	url: string;
-	qs?: IDataObject;
-	body?: IDataObject;
-}): { id: string; node: string } | undefined {
-	const sent = `${safeDecode(request.url)} ${JSON.stringify(request.qs ?? {})} ${JSON.stringify(request.body ?? {})}`;
-	const found = STAND_IN.exec(sent);
-	return found ? { id: found[1], node: found[3] } : undefined;
-}
+/** A request as Dry Run reads it. */
+type Sent = { url: string; qs?: IDataObject; body?: IDataObject };
 
-function safeDecode(url: string): string {
+/** The first stand-in in a request's URL, query and body: which id, made by which node. */
+export function standInOf({ url, qs, body }: Sent): { id: string; node: string } | undefined {
+	let path = url;
 	try {
-		return decodeURIComponent(url);
+		path = decodeURIComponent(url);
 	} catch {
-		return url;
+		// Not URL-encoded text: read as it is.
 	}
+	const found = STAND_IN.exec(`${path} ${JSON.stringify(qs ?? {})} ${JSON.stringify(body ?? {})}`);
+	return found ? { id: found[1], node: found[3] } : undefined;
 }
 
 /** The node whose Dry Run made `item` a preview, or undefined when it is not one. */
@@ -49,9 +43,9 @@ export function previewSource(item: IDataObject): string | undefined {
 }
 
 /** What a preview says besides the request: that nothing was sent, its key, its stand-ins. */
-export interface PreviewFacts {
+interface PreviewFacts {
 	node: string;
-	/** The request's Idempotency-Key, when it has one. */
+	/** What the request's Idempotency-Key is made of, when it has one. */
 	idempotencyKey?: 'referent' | 'given' | 'creation';
 	/** The referent as labelled ("Quote ID qt_7"), for a referent key. */
 	referent?: string;
@@ -59,7 +53,6 @@ export interface PreviewFacts {
 	sends?: { id: string; node: string };
 	/** The input item is itself a preview (its key, made of the input, will differ). */
 	fromPreview: boolean;
-	/** The ids this preview stands in for. */
 	answers: string[];
 }
 
@@ -93,13 +86,10 @@ export function previewNote(facts: PreviewFacts): string {
 	return parts.join(' ');
 }
 
-/**
- * Why a node with Dry Run off refuses an item that is a preview (`item`), or whose request sends a
- * stand-in (`request`); undefined when it may send it.
- */
+/** Why a node with Dry Run off refuses an item that is a preview or a request with a stand-in. */
 export function dryRunLeftover(
 	item: IDataObject | undefined,
-	request: { url: string; qs?: IDataObject; body?: IDataObject } | undefined,
+	request: Sent | undefined,
 	itemIndex: number,
 ): { message: string; description: string } | undefined {
 	const fromPreview = item ? previewSource(item) : undefined;
@@ -109,10 +99,8 @@ export function dryRunLeftover(
 	const what = sends ? `sends ${sends.id} as a Dry Run stand-in` : 'is a Dry Run preview';
 	const start = `Item ${itemIndex + 1} ${what} from "`;
 	const end = '": turn off Dry Run there';
-	const room = MESSAGE_MAX - start.length - end.length;
-	const named = node.length > room ? `${node.slice(0, Math.max(room - 1, 0))}…` : node;
 	return {
-		message: `${start}${named}${end}`,
+		message: `${start}${clip(node, start + end)}${end}`,
 		description: `Node "${node}" ran with Options › Dry Run on: it only previewed its request, so ${sends ? `${sends.id} stands in for an answer the API never gave` : 'this item is a request it would send, not an API answer'}. Nothing was sent for this item. Turn off Dry Run in "${node}" (and unpin its data, if pinned) and run again; or turn on Dry Run in this node to preview the whole chain.`,
 	};
 }

@@ -3,13 +3,9 @@ import { deepCopy } from 'n8n-workflow';
 import { hasOwn } from '../shared/valueAt';
 
 /**
- * Evaluating an item's parameters in one expression instead of one per parameter.
- *
- * n8n evaluates every `={{ … }}` parameter on its own: a fresh data proxy and, in n8n 2.x, a call
- * into its sandboxed expression isolate each; a route mapped by seven expressions paid that seven
- * times per item. Whole `{{ … }}` expressions are instead evaluated together, as one array, per
- * item; one that only reads a field of the item (`{{ $json.pickupAddress }}`, what the editor
- * writes when a field is dragged in) is not evaluated at all: the field is read straight off it.
+ * An item's parameters in one expression, not one each (n8n pays a data proxy and, in 2.x, an
+ * isolate call per expression); one that only reads a field (`{{ $json.pickupAddress }}`, what the
+ * editor writes for a field dragged in) is not evaluated at all: the field is read off the item.
  */
 
 /** Where one expression sits in a parameter's stored value, and its code. */
@@ -49,16 +45,14 @@ export function expressionLeaves(
 }
 
 /**
- * One expression giving the array of the codes' values. Each code stands on its own lines, so a
- * trailing `// comment` cannot swallow the next. A function or object (a date, a list) comes back
- * as a marker: the caller evaluates that parameter the usual way, for n8n's message or conversion.
+ * One expression giving the array of the codes' values, each on its own lines (so a `// comment`
+ * cannot swallow the next); an object or function comes back as a marker: n8n evaluates that one.
  */
 export function batchExpression(codes: string[]): string {
 	const values = codes.map((code) => `(\n${code}\n)`).join(',\n');
 	return `{{ [\n${values}\n].map((value) => value !== null && (typeof value === 'object' || typeof value === 'function') ? { unbatchable: true } : value) }}`;
 }
 
-/** `$json.a.b`, `$json['a b']`: the field an expression that only reads the item reads. */
 const ITEM_FIELD =
 	/^\s*\$json((?:\s*\.\s*[A-Za-z_$][\w$]*|\s*\[\s*(?:'[^'\\]*'|"[^"\\]*")\s*\])+)\s*$/;
 const STEP = /\.\s*([A-Za-z_$][\w$]*)|\[\s*(?:'([^']*)'|"([^"]*)")\s*\]/g;
@@ -72,10 +66,7 @@ export function itemField(code: string): string[] | undefined {
 	return field.some((name) => NOT_DATA.has(name)) ? undefined : field;
 }
 
-/**
- * The item's value at `field` when text, a number, a boolean or null (what n8n's `$json.…` gives);
- * else (missing, an object, a date) undefined: n8n evaluates that one itself.
- */
+/** The item's value at `field` when text, a number, a boolean or null; else undefined (n8n's). */
 export function readItemField(item: unknown, field: string[]): unknown {
 	let value = item;
 	for (const name of field) {

@@ -16,26 +16,19 @@ import type { BodyInput } from './operation';
 export type ParameterReaders = (itemIndex: number) => BodyInput['read'];
 
 /**
- * Reads each item's parameters, each at most once, only those the operation asks for. A hidden
- * parameter reads as undefined, a hub picker as its ID (our pickers have no URL mode). From the
- * second item on, the parameters read by expression are batched (see expressions.ts).
- * If a field read straight off the first item differs from what n8n gave, none is read so for the
- * rest of the run. Values without an expression are taken as stored, as getNodeParameter gives
- * them: none of our properties declares a `validateType` for n8n's schema check to convert.
+ * Reads each item's parameters once each, only those asked for: hidden as undefined, a hub picker
+ * as its ID, by expression batched from the second item on (expressions.ts); without one as stored
+ * (none of ours declares a `validateType` that n8n would convert by).
  */
 export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 	const parameters = context.getNode().parameters;
 	const items = context.getInputData();
-	/** Fields are read straight off the items until one read differs from n8n's. */
-	let direct = true;
-	const isDirect = (leaf: ExpressionLeaf) => direct && leaf.field !== undefined;
 	/** Each parameter's stored value and its expressions: the same for every item of the run. */
 	const storedOf = new Map<string, Stored>();
 	const stored = (name: string): Stored => {
 		let found = storedOf.get(name);
 		if (!found) {
-			// By its n8n path, e.g. `options.idempotencyKey`.
-			const value = valueAt(parameters, name);
+			const value = valueAt(parameters, name); // by its path, e.g. `options.idempotencyKey`
 			found = { value, leaves: expressionLeaves(value) };
 			storedOf.set(name, found);
 		}
@@ -53,7 +46,7 @@ export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 		if (!batchCode) {
 			const codes = batch.flatMap((name) =>
 				stored(name)
-					.leaves!.filter((leaf) => !isDirect(leaf))
+					.leaves!.filter((leaf) => !leaf.field)
 					.map((leaf) => leaf.code),
 			);
 			batchCode = { expression: batchExpression(codes), count: codes.length };
@@ -78,37 +71,19 @@ export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 			return values;
 		}
 		const item = items[itemIndex]?.json;
+		// One expression alone was not evaluated: n8n reads it, as a field missing or not plain.
 		const evaluated = batchCode.count > 1;
 		let offset = 0;
 		for (const name of batch) {
 			const { value, leaves } = stored(name);
-			const own: unknown[] = [];
-			// A field missing or not plain (an object, a date), or a lone expression: n8n reads it.
-			let complete = true;
-			for (const leaf of leaves!) {
-				if (isDirect(leaf)) {
-					own.push(readItemField(item, leaf.field!));
-					complete &&= own.at(-1) !== undefined;
-				} else if (evaluated) {
-					own.push(results[offset++]);
-				} else {
-					complete = false;
-				}
-			}
-			if (complete && own.every(isBatchable)) {
+			const own = leaves!.map((leaf) =>
+				leaf.field ? readItemField(item, leaf.field) : evaluated ? results[offset++] : undefined,
+			);
+			if (own.every((found) => found !== undefined && isBatchable(found))) {
 				values.set(name, withValues(value, leaves!, own) as IDataObject[string]);
 			}
 		}
 		return values;
-	};
-
-	/** n8n's first read of a parameter whose expressions all read fields: the same off the item? */
-	const checkDirect = (name: string, itemIndex: number, read: IDataObject[string]) => {
-		const { value, leaves } = stored(name);
-		if (!direct || !leaves?.length || !leaves.every(isDirect)) return;
-		const own = leaves.map((leaf) => readItemField(items[itemIndex]?.json, leaf.field!));
-		if (own.some((field) => field === undefined)) return;
-		direct = JSON.stringify(withValues(value, leaves, own)) === JSON.stringify(read);
 	};
 
 	const evaluate = (name: string, itemIndex: number): IDataObject[string] =>
@@ -128,10 +103,8 @@ export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 			} else {
 				read = evaluate(name, itemIndex);
 				if (leaves && !batch.includes(name)) {
-					checkDirect(name, itemIndex, read);
 					batch.push(name);
-					// Rebuilt with the new parameter, and without direct reads if checkDirect ended them.
-					batchCode = undefined;
+					batchCode = undefined; // rebuilt with the new parameter
 				}
 			}
 			cache.set(name, read);

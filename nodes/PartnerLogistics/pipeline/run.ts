@@ -22,15 +22,11 @@ import {
 } from './operation';
 import { isGiven } from './problem';
 import { parameterReaders, type ParameterReaders } from './parameters';
-import { runSession, type ApiResponse, type ApiSession, type ItemRequest } from './request';
+import { runSession, type ApiSession, type ItemRequest } from './request';
 
 /** A safety stop for Return All, should an API keep handing out cursors. */
 const MAX_PAGES = 1000;
-/**
- * The longest stretch of item preparation (parameters, expressions, bodies) before the pipeline
- * gives n8n's event loop a turn, so the editor, webhooks and health checks stay served during a
- * long batch. Answers arriving together would otherwise each prepare their next item back to back.
- */
+/** The longest stretch of preparing items before n8n's event loop (the editor) gets a turn. */
 const TURN_MS = 10;
 
 /** Why an item stopped: NodeOperationError (nothing sent) or NodeApiError (the API's answer). */
@@ -50,9 +46,8 @@ interface Run {
 }
 
 /**
- * Runs one operation on every input item, up to Concurrency at a time: parameters -> body ->
- * Idempotency-Key -> paced send with retries -> error mapping -> items paired with their input.
- * A cancelled execution, or a failed item without Continue On Fail, starts no more items.
+ * Runs one operation on every input item, up to Concurrency at a time, each paired with its input;
+ * a cancelled execution, or a failed item without Continue On Fail, starts no more items.
  */
 export async function runOperation(
 	context: IExecuteFunctions,
@@ -63,12 +58,16 @@ export async function runOperation(
 	const mutating = !isReadOnly(spec);
 	const api = await runSession(context, { capability: spec.capability, mutating });
 	const dryRun = context.getNodeParameter('options.dryRun', 0, false) === true;
-	const action = `${resource}.${spec.value}`;
 	const { baseUrl } = api.settings.transport;
-	const idempotencyKeys = mutating ? runKeys(context, action, baseUrl) : undefined;
-	const readers = parameterReaders(context);
-	const node = context.getNode().name;
-	const run: Run = { context, spec, api, idempotencyKeys, readers, dryRun, node };
+	const run: Run = {
+		context,
+		spec,
+		api,
+		idempotencyKeys: mutating ? runKeys(context, `${resource}.${spec.value}`, baseUrl) : undefined,
+		readers: parameterReaders(context),
+		dryRun,
+		node: context.getNode().name,
+	};
 	const signal = context.getExecutionCancelSignal();
 	const continueOnFail = context.continueOnFail();
 	const results: INodeExecutionData[][] = [];
@@ -95,7 +94,7 @@ export async function runOperation(
 	if (firstError) throw firstError;
 	if (dryRun) context.addExecutionHints(DRY_RUN_HINT);
 	// Every item is done: a later run of the same input is a new one.
-	if (!signal?.aborted) idempotencyKeys?.finished();
+	if (!signal?.aborted) run.idempotencyKeys?.finished();
 	return [results.flat()];
 }
 
@@ -111,11 +110,10 @@ async function runItem(run: Run, itemIndex: number, item: IDataObject): Promise<
 	if (run.spec.list) return await listRecords(run, request, input);
 	const read = async () => await run.api.read(request, 'a JSON record');
 	const { idempotencyKeys } = run;
-	const { idempotencyKey } = request;
-	if (!idempotencyKeys || idempotencyKey === undefined) {
+	const { idempotencyKey, body } = request;
+	if (!idempotencyKeys || idempotencyKey === undefined)
 		return recordsOf(run, request, await read());
-	}
-	request.idempotencyKeyHeldForOtherBody = idempotencyKeys.sending(idempotencyKey, request.body);
+	request.idempotencyKeyHeldForOtherBody = idempotencyKeys.sending(idempotencyKey, body);
 	return recordsOf(run, request, await idempotencyKeys.send(idempotencyKey, read));
 }
 
@@ -126,10 +124,9 @@ function prepare(run: Run, input: BodyInput, itemIndex: number): ItemRequest {
 		const request: ItemRequest = { ...requestOf(spec, input), itemIndex };
 		if (!idempotencyKeys) return request;
 		const referent = referentOf(spec, input, request.body);
-		request.idempotencyKey = givenKey(input) || idempotencyKeys.keyOf(itemIndex, referent?.values);
-		if (referent && idempotencyKeys.isReferentKey(request.idempotencyKey)) {
-			request.referent = referent.label;
-		}
+		const given = givenKey(input);
+		request.idempotencyKey = given || idempotencyKeys.keyOf(itemIndex, referent?.values);
+		if (referent && !given) request.referent = referent.label;
 		return request;
 	} catch (error) {
 		throw itemError(spec, input, itemIndex, context.getNode(), error);
@@ -158,10 +155,7 @@ function refuseLeftover(
 	}
 }
 
-/**
- * A dry run's item, the request first (a few columns in the Table view): what it would send, a
- * note saying so and what its key is made of, then a stand-in for each id the answer would carry.
- */
+/** A dry run's item: the request it would send, a note saying so, a stand-in for each answer id. */
 async function preview(run: Run, request: ItemRequest, input: BodyInput): Promise<IDataObject> {
 	const { idempotencyKey, referent, itemIndex } = request;
 	const { method, url, headers, body } = await run.api.preview(request);
@@ -191,7 +185,7 @@ async function preview(run: Run, request: ItemRequest, input: BodyInput): Promis
 function recordsOf(
 	run: Run,
 	request: ItemRequest,
-	{ response, body }: { response: ApiResponse; body: unknown },
+	{ response, body }: Awaited<ReturnType<ApiSession['read']>>,
 ): IDataObject[] {
 	const { spec } = run;
 	const records = readRecords(body);

@@ -417,7 +417,7 @@ describe('a bad row where On Error stops the workflow (Book each quote): the sam
 		// The booking's route is checked against the quote's (the row is a Quote › Create item).
 		expect(dry.execution.data?.resultData.error).toMatchObject({
 			message:
-				'Item 2 (externalReference STOP-0002): Drop-Off Latitude (dropoffLatitude) differs from the route the quote was priced for, got -91',
+				'Item 2: Drop-Off Latitude (dropoffLatitude) differs from the route the quote was priced for, got -91',
 			description:
 				"Quoted: 6.4473. A booking must repeat its quote's route. Nothing was sent to the API for this item. Correct the value and run again.",
 			node: { name: STEP_NODES.book },

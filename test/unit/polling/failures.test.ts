@@ -24,7 +24,7 @@ describe('a failed poll', () => {
 		const failed = await trigger.poll();
 		expect(failed.items).toBeNull();
 		expect(failed.error?.message).toBe(
-			'Could not check support cases: The Partner Logistics API failed (500): Internal server error (injected by the sandbox). Try again later.',
+			'Could not check support cases: The Partner Logistics API failed (500): Internal server error (injecte… Try again later.',
 		);
 		expect(trigger.failures).toHaveLength(1);
 		expect(trigger.liveState()).toEqual(live);

@@ -1,17 +1,13 @@
+import type { ProcessMap } from '../../shared/processMemory';
+
 /**
- * Generations by chain: how often something happened that must change the next Idempotency-Key of
- * the chain. A key chain's definitive refusals (so a try after a fix is judged afresh, even by an
- * API replaying refusals), and a node run's input finished (so a later run of it is new).
+ * Per chain, how often something happened that changes its next Idempotency-Key: a definitive
+ * refusal (a fixed try is judged afresh), a node run's input finished (a later run of it is new).
  */
 export type Generations = Record<string, number>;
 
-/** One place the memory is kept, bounded: the chains raised longest ago are forgotten first. */
-export interface GenerationPlace {
-	/** The generation held for `chain`, if any: reading never creates anything. */
-	generation(chain: string): number | undefined;
-	/** Holds `generation` for `chain`, as the newest entry. */
-	raise(chain: string, generation: number): void;
-}
+/** One place the memory is kept (a process map is one), bounded; reading creates nothing. */
+export type GenerationPlace = Pick<ProcessMap<number>, 'get' | 'set'>;
 
 /** A place kept as a plain record, changed in place or, with `replace`, as a copy (staticPlace). */
 export function recordPlace(
@@ -20,8 +16,8 @@ export function recordPlace(
 	replace?: (held: Generations) => void,
 ): GenerationPlace {
 	return {
-		generation: (chain) => read()?.[chain],
-		raise: (chain, generation) => {
+		get: (chain) => read()?.[chain],
+		set: (chain, generation) => {
 			const held = replace ? { ...read() } : (read() ?? {});
 			// Written last, so the bound forgets the chains raised longest ago first.
 			delete held[chain];
@@ -34,21 +30,20 @@ export function recordPlace(
 }
 
 /**
- * Generations over several places, read as their highest: each reaches some of the paths n8n runs
- * the node on (see `runKeys`). Losing one's record errs towards an older key: the API answers it
- * with what it did for it, never with a second booking, payment or case.
+ * Generations over several places (`runKeys` says which paths each reaches), read as their highest.
+ * Losing one errs towards an older key, which the API answers with what it did, never a second one.
  */
 export class GenerationMemory {
 	constructor(private readonly places: GenerationPlace[]) {}
 
 	generation(chain: string): number {
-		return Math.max(0, ...this.places.map((place) => place.generation(chain) ?? 0));
+		return Math.max(0, ...this.places.map((place) => place.get(chain) ?? 0));
 	}
 
 	/** The chain's key of `generation` is spent: the next is one later, never moved back. */
 	raise(chain: string, generation: number): void {
 		for (const place of this.places) {
-			place.raise(chain, Math.max(place.generation(chain) ?? 0, generation + 1));
+			place.set(chain, Math.max(place.get(chain) ?? 0, generation + 1));
 		}
 	}
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { PROCESS_MEMORY, type ProcessMap } from '../../shared/processMemory';
+import { PROCESS_MEMORY } from '../../shared/processMemory';
 import {
 	GenerationMemory,
 	recordPlace,
@@ -17,22 +17,16 @@ const REFUSALS = 'partnerLogisticsRefusals';
 const RUNS = 'partnerLogisticsRuns';
 
 /** Key chains refused, and node runs' inputs finished, in this n8n process: every workflow, mode. */
-const refusedHere = processPlace(PROCESS_MEMORY.refusedChains);
-const finishedHere = processPlace(PROCESS_MEMORY.finishedRuns);
+const { refusedChains: refusedHere, finishedRuns: finishedHere } = PROCESS_MEMORY;
 /** Chains and runs remembered per workflow (static data) and per execution (node context). */
 const WORKFLOW_BOUND = 1_000;
 
 /**
- * The keys of a node run of `action` against the API at `api`; making them writes nothing.
- *
- * A creation's key is made of the run's input items, which n8n hands unchanged to an execution's
- * Retry, even of one it crashed in, and of how many runs of that input finished: a later run of the
- * same rows creates anew, a run that failed or died did not finish. Finished runs are counted in
- * this process and the workflow's static data (saved after every execution but a manual one).
- *
- * An action on a referent needs no memory to be repeated safely: its key is the referent's. Only
- * the API's refusals are remembered, so a fixed request reaches it as new, in three places read
- * together, as each misses a path the others reach:
+ * The keys of a node run of `action` against the API at `api`; making them writes nothing. A
+ * creation's key is made of the run's input (which a Retry is handed again) and how many runs of it
+ * finished, counted in this process and the static data (saved after all but manual executions).
+ * A referent's key needs no memory; only the API's refusals are kept, so a fixed request reaches it
+ * as new, in three places read together, as each misses a path the others reach:
  * - the node context: an execution's Retry, either kind, on any queue worker, manual runs too;
  * - the workflow's static data: a new execution, a sub-workflow restarted by a retried parent, a
  *   tool call, another queue worker or a restarted n8n;
@@ -79,19 +73,9 @@ function nodeMemory(context: IExecuteFunctions): { memory: KeyMemory; keep: () =
 	return { memory, keep };
 }
 
-/** A process map as a place: it forgets by its own bound. */
-function processPlace(map: ProcessMap<number>): GenerationPlace {
-	return {
-		generation: (chain) => map.get(chain),
-		raise: (chain, generation) => map.set(chain, generation),
-	};
-}
-
 /**
- * A record in the workflow's static data, written only when raised: n8n saves static data that
- * changed, and reading it (n8n adding an empty `global` on first use) changes nothing. The record is
- * replaced whole: n8n notices changes inside objects there when the execution began, not in one
- * added since.
+ * A record in the workflow's static data, written only when raised (n8n saves it when changed),
+ * replaced whole: n8n notices changes inside objects there at the start, not in ones added since.
  */
 function staticPlace(context: IExecuteFunctions, name: string): GenerationPlace[] {
 	let data: IDataObject;

@@ -4,11 +4,7 @@ import { createHash } from 'node:crypto';
 export interface IdempotencyScope {
 	instanceId: string;
 	workflowId: string;
-	/**
-	 * The node run the keys belong to: a digest of its input items and how many runs of that input
-	 * finished before it (`runKeys`). An execution's Retry, even of one n8n crashed in, is handed the
-	 * same input and finished nothing, so it gets the same keys; a later run of the input new ones.
-	 */
+	/** The node run: a digest of its input items and how many runs of that input finished (`runKeys`). */
 	run: string;
 	nodeId: string;
 	runIndex: number;
@@ -19,9 +15,9 @@ export interface IdempotencyScope {
 
 /**
  * The default Idempotency-Key of a creation: the same for every try of one item in one node run
- * (Retry On Fail, our 429/503 retries, n8n's Retry of the execution), else different (two identical
- * orders are two quotes); plus a generation per definitive refusal of the item (GenerationMemory).
- * Hashed so no workflow detail leaks into API logs.
+ * (Retry On Fail, our 429/503 retries, n8n's Retry of the execution, even of one n8n crashed in:
+ * it is handed the same input), else different (two identical orders are two quotes); plus a
+ * generation per definitive refusal of the item. Hashed so no workflow detail leaks into API logs.
  */
 export function deriveIdempotencyKey(scope: IdempotencyScope, generation = 0): string {
 	const { instanceId, workflowId, run, nodeId, runIndex, itemIndex, action } = scope;
@@ -42,7 +38,7 @@ export interface ReferentScope {
 /**
  * The default Idempotency-Key of an action on something that exists (booking a quote, paying a
  * booking): from the API, the action and its referent, never the execution, so every run that asks
- * again gets the API's first answer; plus a generation per definitive refusal (GenerationMemory).
+ * again gets the API's first answer; plus a generation per definitive refusal.
  */
 export function deriveReferentKey(scope: ReferentScope, generation = 0): string {
 	const parts = ['referent', apiIdentity(scope.api), scope.action, ...scope.referent];

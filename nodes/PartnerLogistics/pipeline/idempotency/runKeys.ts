@@ -33,9 +33,8 @@ export interface KeyPlaces {
 }
 
 /**
- * Whether a failure spends the item's key: a definitive refusal (nothing was done, and an API may
- * replay a refusal for its key, as Stripe does). 409 (the first request holds), 408 and 429 (not
- * judged), 5xx and no status (outcome unknown) keep it, as a success does.
+ * Whether a failure spends the item's key: a definitive refusal (an API may replay it, as Stripe
+ * does). 409 (the first holds), 408, 429 (not judged), 5xx and no status (unknown) keep it.
  */
 export function refusedForGood(error: unknown): boolean {
 	const status = Number((error as { httpCode?: unknown } | undefined)?.httpCode);
@@ -43,23 +42,17 @@ export function refusedForGood(error: unknown): boolean {
 }
 
 /**
- * The last request under each key in this process, by API, until it ends: requests sharing a key
- * go one after the other from any run (two rows booking one quote, a webhook delivered twice, an
- * agent's parallel tool calls), the later getting the API's replay, not a 409 for one in progress.
+ * The last request under each key in this process, by API: requests sharing a key go one after the
+ * other from any run (two rows booking one quote), the later getting the API's replay, not a 409.
  */
 const turns = PROCESS_MEMORY.requestTurns;
 
 /** The Idempotency-Keys of one node run, and what was sent under them. */
 export class RunKeys {
-	/** The keys given out in this run: their chain, generation, and whether a referent names it. */
-	private readonly given = new Map<
-		string,
-		{ chain: string; generation: number; referent: boolean }
-	>();
+	/** The keys given out in this run: their chain and generation. */
+	private readonly given = new Map<string, { chain: string; generation: number }>();
 	/** The keys whose body this run recorded first (`sending`). */
 	private readonly recordedHere = new Set<string>();
-	/** The API this run sends to, as `turns` tells APIs apart. */
-	private readonly api: string;
 	/** The run's input chain and its generation, once a creation key needs them. */
 	private run?: { chain: string; generation: number };
 	/** Whether anything was sent: a dry run finishes nothing. */
@@ -69,25 +62,20 @@ export class RunKeys {
 		private readonly memory: KeyMemory,
 		private readonly scope: Omit<IdempotencyScope, 'itemIndex' | 'run'>,
 		private readonly places: KeyPlaces,
-	) {
-		this.api = apiIdentity(places.api);
-	}
+	) {}
 
 	/** The item's default key: by its referent when the action has one, else by the run's input. */
 	keyOf(itemIndex: number, referent?: string[]): string {
-		const derive = referent
-			? (generation?: number) =>
-					deriveReferentKey(
-						{ api: this.places.api, action: this.scope.action, referent },
-						generation,
-					)
-			: (generation?: number) =>
-					deriveIdempotencyKey({ ...this.scope, run: this.runId(), itemIndex }, generation);
+		const { action } = this.scope;
+		const derive = (generation?: number) =>
+			referent
+				? deriveReferentKey({ api: this.places.api, action, referent }, generation)
+				: deriveIdempotencyKey({ ...this.scope, run: this.runId(), itemIndex }, generation);
 		const first = derive();
 		const chain = `${this.scope.action}:${digestOf(first)}`;
 		const generation = this.places.refusals.generation(chain);
 		const key = generation ? derive(generation) : first;
-		this.given.set(key, { chain, generation, referent: !!referent });
+		this.given.set(key, { chain, generation });
 		return key;
 	}
 
@@ -125,20 +113,14 @@ export class RunKeys {
 
 	/** Sends under `key` in turn (see `turns`); a definitive refusal spends the key. */
 	async send<T>(key: string, send: () => Promise<T>): Promise<T> {
-		return await this.inTurn(key, async () => {
+		const id = `${apiIdentity(this.places.api)}\u0000${key}`;
+		const before = turns.get(id);
+		const mine = (async () => {
+			if (before) await before.catch(() => undefined);
 			const sent = send();
 			// Watched, not caught: the failure goes on to the item as it is.
 			sent.catch((error: unknown) => refusedForGood(error) && this.refused(key));
 			return await sent;
-		});
-	}
-
-	private async inTurn<T>(key: string, send: () => Promise<T>): Promise<T> {
-		const id = `${this.api}\u0000${key}`;
-		const before = turns.get(id);
-		const mine = (async () => {
-			if (before) await before.catch(() => undefined);
-			return await send();
 		})();
 		turns.set(id, mine);
 		try {
@@ -153,10 +135,6 @@ export class RunKeys {
 		const given = this.given.get(key);
 		if (given) this.places.refusals.raise(given.chain, given.generation);
 		delete this.memory.sent[digestOf(key)];
-	}
-
-	isReferentKey(key: string): boolean {
-		return this.given.get(key)?.referent === true;
 	}
 }
 

@@ -1,7 +1,18 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { BodyBuilder, BodyCheck, BodyInput, ParameterReader } from './body';
+import { fitMessage } from '../../shared/message';
+import type { Problem } from '../problem';
+
+/** Reads one parameter of the current item, undefined when it is not set. */
+export type ParameterReader = (name: string) => IDataObject[string];
+
+/** What an operation may look at: the item's parameters and the incoming item itself. */
+export interface BodyInput {
+	read: ParameterReader;
+	/** The JSON of the incoming item (the quote to book, a CSV row of route fields). */
+	item: IDataObject;
+}
 
 /** Everything about one operation, in one declaration: its form, its request and its answer. */
 export interface OperationSpec {
@@ -17,23 +28,18 @@ export interface OperationSpec {
 	/** Path after the credential's base URL; `{name}` stands for the path id parameter `name`. */
 	path: string;
 	/** Builds the JSON body of a POST from the item; `check` judges the complete body. */
-	body?: BodyBuilder;
-	check?: BodyCheck;
+	body?: (input: BodyInput) => IDataObject;
+	/** Judges the complete body (Extra Body Fields merged): the first problem, or none. */
+	check?: (body: IDataObject, input: BodyInput) => Problem | undefined;
 	/** Query parameters of a GET. */
 	query?: (read: ParameterReader) => IDataObject;
 	/** The answer is a list: one item per record, `limit`/Return All apply. */
 	list?: boolean;
-	/**
-	 * What an action that must happen once acts on (path ids or body fields): its default key is
-	 * theirs (deriveReferentKey). Without it (creations) the key is per item of an execution.
-	 */
+	/** What an action done once acts on (path ids or body fields): its default key is theirs. */
 	referent?: string[];
 	/** The capability a 403 means the key lacks (spec: Authentication). */
 	capability?: string;
-	/**
-	 * The ids a success's answer carries for a later step (a quote's `quoteId`): a dry run's preview
-	 * carries a stand-in for each, so the next node in Dry Run can preview its request with it.
-	 */
+	/** The ids a success's answer carries for a later step (`quoteId`): a preview's stand-ins. */
 	answers?: string[];
 	/** A field the answer must carry to count as a success (a quote without quoteId is not one). */
 	requires?: string;
@@ -73,11 +79,11 @@ export function selectedOperation(
 		.find(({ value }) => value === resource)
 		?.operations.find(({ value }) => value === operation);
 	if (!spec) {
-		throw new NodeOperationError(
-			context.getNode(),
+		const { message, description } = fitMessage(
 			`This version of the Partner Logistics node has no operation "${operation}" for the resource "${resource}"`,
-			{ description: 'Open the node and choose the Resource and Operation again.' },
+			'Open the node and choose the Resource and Operation again.',
 		);
+		throw new NodeOperationError(context.getNode(), message, { description });
 	}
 	return { resource, spec };
 }

@@ -7,10 +7,7 @@ export function compact(body: IDataObject): IDataObject {
 	return Object.fromEntries(Object.entries(body).filter(([, value]) => isGiven(value)));
 }
 
-/**
- * Path steps, not ids: URL-encoding leaves dots alone and the URL parser then drops the segment,
- * so `/bookings/../payment` would reach another endpoint, with the key.
- */
+/** Path steps, not ids: left alone by URL-encoding, `/bookings/../payment` is another endpoint. */
 const PATH_STEPS = new Set(['.', '..']);
 
 /** What is wrong with an id for a path (as trimmed text: empty, or a path step), if anything. */
@@ -48,10 +45,8 @@ export function jsonObject(value: unknown, field: string, empty?: IDataObject): 
 }
 
 /**
- * Where JSON text goes wrong, as "error at character N" (counted from 1), without quoting it.
- * Node's parser names a position for some errors only, so the first bad character is found as
- * the shortest prefix that fails for another reason than ending too early: a valid prefix stays
- * valid as it grows, so a binary search finds it.
+ * Where JSON text goes wrong, "error at character N" (from 1), never quoting it: Node names no
+ * position for some errors, so a binary search finds the shortest prefix failing but by its end.
  */
 function where(text: string): string {
 	const endsEarly = (prefix: string) => {

@@ -10,11 +10,10 @@ export class AnswerTooLarge extends Error {
 	}
 }
 
-/** One attempt's deadline: its signal, and whether the execution was cancelled. */
-export interface Deadline {
+/** One attempt's deadline: its signal, whether the execution was cancelled, its release. */
+interface Deadline {
 	signal: AbortSignal;
 	cancelled(): boolean;
-	/** The attempt ended: its deadline no longer concerns it. */
 	release(): void;
 }
 
@@ -22,10 +21,9 @@ export interface Deadline {
 export const SHARED_DEADLINE_MS = 50;
 
 /**
- * A session's attempt deadlines: each aborts at n8n's Timeout (at most SHARED_DEADLINE_MS later),
- * covering the whole answer, or when the execution is cancelled. Attempts starting within
- * SHARED_DEADLINE_MS share one AbortSignal.timeout, which Node cannot clear: one per request would
- * keep 30,000 timers pending at 1,000 requests/s. Each attempt's own signal is unlinked at its end.
+ * A session's attempt deadlines: each aborts at n8n's Timeout (at most SHARED_DEADLINE_MS later) or
+ * when the execution is cancelled. Attempts starting that close share one AbortSignal.timeout, which
+ * Node cannot clear: one per request would keep 30,000 timers pending at 1,000 requests/s.
  */
 export class Deadlines {
 	private batch?: { closesAt: number; join(): Deadline };
@@ -78,10 +76,9 @@ function attemptsUntil(deadline: AbortSignal, cancel: AbortSignal | undefined): 
 }
 
 /**
- * An answer's body as text, at most MAX_ANSWER_BYTES once decompressed (axios inflates it; n8n
- * passes no size limit through) and no later than `signal`. One promise per body, read on
- * 'readable' (an async iteration costs a promise per chunk). Ends at `signal` without waiting for
- * the stream, whose destruction in n8n 2.x waits for a byte a quiet server never sends.
+ * An answer's body as text, at most MAX_ANSWER_BYTES once decompressed (n8n passes no size limit
+ * to axios) and no later than `signal`, without waiting for the stream (its destruction in n8n 2.x
+ * waits for a byte a quiet server never sends). Read on 'readable': one promise per body.
  */
 export async function readBoundedBody(body: unknown, signal: AbortSignal): Promise<string> {
 	if (typeof body === 'string') return body;

@@ -1,3 +1,4 @@
+import { clip, MAX_MESSAGE_CHARS } from '../../shared/message';
 import { isObject } from '../../shared/valueAt';
 import { MAX_ANSWER_BYTES } from './answerBounds';
 import { answerEvidence, evidence, parseJson, redact, safeLocation } from './evidence';
@@ -7,33 +8,23 @@ import type { ApiResponse } from './transport';
 /** What the user reads when a request fails: what to do in a line, then why and the evidence. */
 export type ApiErrorText = Record<'message' | 'description', string>;
 
-/** A message is one line: what happened and what to do. The API's words are cut to fit it. */
-export const MAX_MESSAGE_CHARS = 120;
-
-/** `text` cut with "…" to `room` characters (by default what a message leaves after `before`). */
-export function clip(text: string, before: string | number = ''): string {
-	const room = typeof before === 'number' ? before : MAX_MESSAGE_CHARS - before.length;
-	return text.length <= room ? text : `${text.slice(0, room - 1).trimEnd()}…`;
-}
-
 /** Why a request ended without a usable answer, for a caller that words it its own way. */
 export type Failure =
 	| { kind: 'answer' | 'unexpected'; response: ApiResponse }
 	| { kind: 'fault'; code: string; timeoutMs: number; unreachable: boolean };
 
-/**
- * An error status's words, naming a 403's capability and what a 409's key stands for. The spec
- * shows no error body, so any JSON's usual fields are read.
- */
+/** An error status's words; the spec shows no error body, so any JSON's usual fields are read. */
 export function describeApiError(
 	status: number,
 	rawBody: string,
-	{ capability, referent }: { capability?: string; referent?: string },
+	context: { capability?: string; referent?: string; prefix?: string },
 	secrets: string[] = [],
 ): ApiErrorText {
+	const { capability, referent, prefix = '' } = context;
 	const { apiMessage = '', field } = readErrorFields(parseJson(rawBody));
 	const said = redact(apiMessage, secrets).replace(/[.\s]+$/, '');
 	const what = referent || 'what this acts on';
+	const named = clip(what, 40); // a referent's value may be long: whole in the description
 	const words: Array<[boolean, (said: string) => string, string?]> = [
 		[
 			status === 400,
@@ -67,7 +58,7 @@ export function describeApiError(
 		[
 			status === 409 && referent !== undefined,
 			(s) =>
-				`Conflict (409)${s}. To send other values for ${what} as a new request, set Options › Idempotency Key.`,
+				`Conflict (409)${s}. To send other values for ${named} as a new request, set Options › Idempotency Key.`,
 			`This action's Idempotency-Key is derived from ${what}, so it is done once whichever run asks: an earlier request for it with other values holds the key (the API keeps the first), or its state does not allow this (for example an expired quote).`,
 		],
 		[
@@ -91,7 +82,7 @@ export function describeApiError(
 	const [, message, why] = words.find(([applies]) => applies)!;
 	const evidenceText = answerEvidence(status, rawBody, secrets);
 	return {
-		message: fitted(message, said),
+		message: fitted(message, said, prefix),
 		description: why ? `${why} ${evidenceText}` : evidenceText,
 	};
 }
@@ -99,9 +90,9 @@ export function describeApiError(
 /** Fewer of the API's words than this say nothing: the message leaves them to the description. */
 const MIN_SAID_CHARS = 20;
 
-/** `message` with the API's words (`: …`), cut to keep it within MAX_MESSAGE_CHARS. */
-function fitted(message: (said: string) => string, said: string): string {
-	const room = MAX_MESSAGE_CHARS - message('').length - 2;
+/** `message` with the API's words (`: …`), cut to fit MAX_MESSAGE_CHARS after `prefix`. */
+function fitted(message: (said: string) => string, said: string, prefix: string): string {
+	const room = MAX_MESSAGE_CHARS - (prefix ? prefix.length + 1 : 0) - message('').length - 2;
 	if (said === '' || room < MIN_SAID_CHARS) return message('');
 	return message(`: ${clip(said, room)}`).replace('….', '…');
 }
@@ -199,10 +190,7 @@ function describeFaultCode(code: string, timeoutMs: number): string {
 
 export const isUnreachable = (code: string) => ['ECONNREFUSED', 'ENOTFOUND'].includes(code);
 
-/**
- * What came back (or did not), in words, for a caller with its own advice (the credential test):
- * a fault's meaning and code, a redirect's target, an empty answer, or the answer as evidence.
- */
+/** What came back (or did not), in words, for a caller with its own advice (credential test). */
 export function describeFailure(failure: Failure): string {
 	if (failure.kind === 'fault') {
 		return `${describeFaultCode(failure.code, failure.timeoutMs)} (${failure.code})`;
@@ -217,10 +205,7 @@ export function describeFailure(failure: Failure): string {
 /** "1 retry", "3 retries". */
 export const retried = (count: number) => `${count} ${count === 1 ? 'retry' : 'retries'}`;
 
-/**
- * A Retry-After longer than the node waits: when to try again, not "raise Max Retries". An agent's
- * tool call (`toolCall`) waits a few seconds at most; told the time, it can answer or call again.
- */
+/** A Retry-After longer than the node or tool call waits: when to try again. */
 export function describeLongRetryAfter(
 	waitMs: number,
 	maxWaitMs: number,

@@ -5,7 +5,6 @@ import type {
 	ILoadOptionsFunctions,
 	INode,
 	IPollFunctions,
-	NodeApiError,
 } from 'n8n-workflow';
 
 import { runPacer } from '../rateLimit';
@@ -23,36 +22,20 @@ import {
 	type Sender,
 } from './transport';
 
-export type { ApiResponse } from './transport';
 export type { Failure } from './errors';
 export { failsEveryRequest, type ItemRequest } from './send';
 export { optionsDescription } from './optionsForm';
-
-/** What a request's errors say besides the status: the words before them, a 403's capability. */
-type Wording = Pick<Sending, 'prefix' | 'capability'>;
 
 /**
  * The one way to the API, for every run, tool call, poll, hub picker and credential test: paced
  * with every sender on its API key, retried as the Options allow; a failure says what to do.
  */
-export interface ApiSession {
-	readonly settings: RunSettings;
-	/** The request's 2xx answer and JSON body (`expected` names it); else the error that explains. */
-	read(
-		request: ItemRequest,
-		expected: string,
-		wording?: Wording,
-	): Promise<{ response: ApiResponse; body: unknown }>;
-	/** The error for an unusable 2xx answer: `message`, then `why` and the answer itself. */
-	unusable(response: ApiResponse, message: string, why: string): NodeApiError;
-	/** The request as it would leave n8n, nothing sent (a dry run), its secrets masked. */
-	preview(request: ItemRequest): ReturnType<typeof previewRequest>;
-}
+export type ApiSession = ReturnType<typeof session>;
 
 /** A node run's session, or a tool call's: the Options of item 0, cancelled with the execution. */
 export async function runSession(
 	context: IExecuteFunctions,
-	options: Wording & { mutating: boolean },
+	options: Pick<Sending, 'capability' | 'mutating'>,
 ): Promise<ApiSession> {
 	const settings = await readRunSettings(context);
 	const sender = authenticatedSender(context, settings.transport);
@@ -89,7 +72,7 @@ function session(
 	send: Sender,
 	options: Pick<Sending, 'mutating' | 'capability' | 'explain'> = { mutating: false },
 	signal?: AbortSignal,
-): ApiSession {
+) {
 	let sending: Sending | undefined;
 	// The key's pacer is joined on the first request: a session that sends nothing leaves nothing.
 	const joined = (): Sending => {
@@ -102,16 +85,24 @@ function session(
 	};
 	return {
 		settings,
-		read: async (request, expected, wording) => {
+		/** The request's 2xx answer and JSON body (`expected` names it); else the error that explains. */
+		read: async (
+			request: ItemRequest,
+			expected: string,
+			wording?: Pick<Sending, 'prefix' | 'capability'>,
+		) => {
 			const run = { ...joined(), ...wording };
 			const response = await sendRequest(run, request);
 			return { response, body: expectJson(run, response, expected) };
 		},
-		unusable: (response, message, why) =>
+		/** The error for an unusable 2xx answer: `message`, then `why` and the answer itself. */
+		unusable: (response: ApiResponse, message: string, why: string) =>
 			apiError(joined(), response, {
 				message,
 				description: `${why} ${answerEvidence(response.status, response.body, settings.secrets)}`,
 			}),
-		preview: async (request) => await previewRequest(settings.transport, request, settings.secrets),
+		/** The request as it would leave n8n, nothing sent (a dry run), its secrets masked. */
+		preview: async (request: ItemRequest) =>
+			await previewRequest(settings.transport, request, settings.secrets),
 	};
 }

@@ -41,10 +41,7 @@ export const NUMBER_OPTIONS = {
 	},
 } satisfies Record<string, Omit<INodeProperties, 'name'>>;
 
-/**
- * The node's Options (one collection for every operation) and Request Options. The Idempotency Key
- * is hidden for `readOnlyOperations`, which send none.
- */
+/** The node's Options and Request Options; no Idempotency Key for `readOnlyOperations`. */
 export function optionsDescription(readOnlyOperations: string[]): INodeProperties[] {
 	const numbered = (name: keyof typeof NUMBER_OPTIONS) => ({ name, ...NUMBER_OPTIONS[name] });
 	return [
@@ -86,9 +83,8 @@ export function optionsDescription(readOnlyOperations: string[]): INodePropertie
 }
 
 /**
- * n8n's Request Options setting with the names and defaults n8n gives it (n8n-core's
- * commonDeclarativeNodeOptionParameters), so saved workflows keep it: n8n adds it only to nodes
- * without `execute`. Two texts differ where n8n's lint asks for its own wording.
+ * n8n's Request Options as n8n-core's commonDeclarativeNodeOptionParameters names them (n8n adds
+ * them only to nodes without `execute`); two texts reworded where n8n's lint asks.
  */
 const requestOptionsDescription: INodeProperties = {
 	displayName: 'Request Options',

@@ -1,7 +1,3 @@
-/** Statuses the API asks us to come back later with: rate limit and temporary unavailability. */
-export const BUSY_STATUSES = [429, 503];
-/** Gateway failures: the request may or may not have reached the API. */
-export const GATEWAY_STATUSES = [502, 504];
 /** Faults of an answer that did not come, or not whole, within n8n's Timeout. */
 export const TIMEOUT_FAULTS = [
 	'ETIMEDOUT',
@@ -11,7 +7,7 @@ export const TIMEOUT_FAULTS = [
 	'E_ANSWER_STALLED',
 ];
 /** Faults worth another try with the same Idempotency-Key: not setup faults, not a huge answer. */
-export const TRANSIENT_FAULTS = ['ECONNRESET', 'EPIPE', 'EAI_AGAIN', ...TIMEOUT_FAULTS];
+const TRANSIENT_FAULTS = ['ECONNRESET', 'EPIPE', 'EAI_AGAIN', ...TIMEOUT_FAULTS];
 
 /** The longest Retry-After waited out; a longer one is told to the user. */
 export const MAX_RETRY_DELAY_MS = 60_000;
@@ -58,7 +54,8 @@ export function decideRetry(
 	random = Math.random,
 ): RetryDecision {
 	const jitter = Math.floor(random() * 250);
-	if (outcome.kind === 'status' && BUSY_STATUSES.includes(outcome.status)) {
+	// Rate limited or unavailable: the API asks to come back later.
+	if (outcome.kind === 'status' && [429, 503].includes(outcome.status)) {
 		if (state.busyRetries >= budget.maxRetries) return { retry: false, reason: 'budget' };
 		const asked = parseRetryAfter(outcome.retryAfter, now);
 		// Retry-After is the API's own wait: a little jitter is enough, the pacer spaces the starts.
@@ -77,7 +74,7 @@ export function decideRetry(
 		outcome.kind === 'fault'
 			? TRANSIENT_FAULTS.includes(outcome.code) &&
 				(budget.retryTimeouts !== false || !TIMEOUT_FAULTS.includes(outcome.code))
-			: GATEWAY_STATUSES.includes(outcome.status) ||
+			: [502, 504].includes(outcome.status) || // a gateway: the request may have reached the API
 				(outcome.status === 409 && state.faultRetries > 0);
 	if (!transient) return { retry: false, reason: 'not-retryable' };
 	const delayMs = backoff(500, state.faultRetries) + jitter;

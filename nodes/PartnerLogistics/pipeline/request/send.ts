@@ -1,6 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { fitMessage } from '../../shared/message';
 import { isObject } from '../../shared/valueAt';
 import { rateHeadersOf, type RunPacer } from '../rateLimit';
 import {
@@ -135,7 +136,7 @@ function failureText(
 	if (decision.reason === 'retry-after-too-long') {
 		return longWait(run, decision.waitMs ?? 0, settings.budget.patienceMs ?? MAX_RETRY_DELAY_MS);
 	}
-	const context = { capability: run.capability, referent: request.referent };
+	const context = { capability: run.capability, referent: request.referent, prefix: run.prefix };
 	const text =
 		response.status === 409 && request.idempotencyKeyHeldForOtherBody
 			? describeIdempotencyKeyHeld(response.body, settings.secrets, request.referent)
@@ -172,9 +173,11 @@ export function apiError(
 	const errorResponse = (
 		isObject(parsed) ? parsed : { status: response?.status ?? 'no answer' }
 	) as JsonObject;
+	const message = run.prefix ? `${run.prefix} ${text.message}` : text.message;
+	// The Test dialog shows only the message: the credential test's own words are whole there.
+	const words = run.explain ? { ...text, message } : fitMessage(message, text.description);
 	return new NodeApiError(run.node, errorResponse, {
-		message: run.prefix ? `${run.prefix} ${text.message}` : text.message,
-		description: text.description,
+		...words,
 		httpCode: response ? String(response.status) : undefined,
 	});
 }

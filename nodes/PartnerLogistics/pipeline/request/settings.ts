@@ -7,16 +7,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { clip } from '../../shared/message';
 import type { PacerSettings } from '../rateLimit';
-import { clip } from './errors';
 import { NUMBER_OPTIONS } from './optionsForm';
 import type { RetryBudget } from './retry';
 import { CREDENTIAL_TYPE, transportOf, type Transport } from './transport';
 
-/**
- * The longest an agent's tool call waits for the API's limit, its user waiting too: n8n clamps a
- * tool's Retry On Fail to 5 s (n8n-core makeHandleToolInvocation). Then it says when to retry.
- */
+/** An agent's tool call waits at most this for the API, as n8n clamps a tool's Retry On Fail. */
 const TOOL_CALL_PATIENCE_MS = 5000;
 /** How long the editor waits for the API: a user is looking at a dropdown or a dialog. */
 const EDITOR_TIMEOUT_MS = 15_000;
@@ -37,8 +34,8 @@ export async function readRunSettings(context: IExecuteFunctions): Promise<RunSe
 		context.getNodeParameter(name, 0, fallback),
 	);
 	if (!isToolCall(context)) return settings;
-	const patienceMs = TOOL_CALL_PATIENCE_MS;
 	const { budget, pacer } = settings;
+	const patienceMs = TOOL_CALL_PATIENCE_MS;
 	return {
 		...settings,
 		budget: { ...budget, patienceMs },
@@ -48,10 +45,8 @@ export async function readRunSettings(context: IExecuteFunctions): Promise<RunSe
 }
 
 /**
- * Whether n8n runs the node as an AI agent's or MCP client's tool (n8n 2.41.1): through a tool
- * wrapper (makeHandleToolInvocation, whose context says isToolExecution), or, for the AI Agent
- * since v3, as a node of the execution whose output goes back to the agent (`rewireOutputLogTo`).
- * n8n 1.x has only the second: a call through its tool wrapper waits as a workflow run does.
+ * Whether n8n runs the node as an agent's or MCP client's tool: through a tool wrapper (its context
+ * says isToolExecution; not in n8n 1.x), or as the AI Agent v3's node (`rewireOutputLogTo`).
  */
 function isToolCall(context: IExecuteFunctions): boolean {
 	const { isToolExecution } = context as { isToolExecution?: () => boolean };

@@ -58,16 +58,15 @@ export function transportOf(
 }
 
 /** An answer whose body is a stream; n8n's legacy helper also hands over its request. */
-export type SentResponse = IN8nHttpFullResponse & { request?: { destroy(): void } };
+type SentResponse = IN8nHttpFullResponse & { request?: { destroy(): void } };
 
 /** How one request leaves n8n; the answer comes back whatever its status, never redirected. */
 export type Sender = (options: IHttpRequestOptions) => Promise<SentResponse>;
 
 /**
- * The sender of a run, a poll and the hub picker: n8n's `httpRequest`, the key header from the
- * credential's `authenticate`, decrypted once per run. Not `httpRequestWithAuthentication`: in a
- * run it puts the execution's cancel signal in place of the attempt's (n8n-core authentication.js):
- * in n8n 2.x, an answer gone quiet after its headers would keep its socket open past the attempt.
+ * The sender of a run, a poll and the hub picker: n8n's `httpRequest` with the credential's header.
+ * Not `httpRequestWithAuthentication`: it puts the execution's cancel signal in place of the
+ * attempt's (n8n-core authentication.js), so a quiet answer would keep its socket past the attempt.
  */
 export function authenticatedSender(
 	context: IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions,
@@ -105,10 +104,7 @@ export function credentialTestSender(
 	};
 }
 
-/**
- * Sends one request: no redirect followed (the key must not travel), no status thrown, the body
- * read as text within n8n's Timeout and MAX_ANSWER_BYTES (the session's `deadlines`).
- */
+/** Sends one request: no redirect followed, no status thrown, the body read within its bounds. */
 export async function sendApiRequest(
 	send: Sender,
 	transport: Transport,
@@ -136,7 +132,7 @@ export async function sendApiRequest(
 	}
 }
 
-/** How a request leaves n8n: one description for the request sent and the request previewed. */
+/** How a request leaves n8n, sent or previewed. */
 function requestOptions(transport: Transport, request: ApiRequest): IHttpRequestOptions {
 	const headers: IDataObject = { Accept: 'application/json', 'Content-Type': 'application/json' };
 	if (request.idempotencyKey !== undefined) headers['Idempotency-Key'] = request.idempotencyKey;
@@ -197,11 +193,11 @@ function faultCode(error: unknown): string {
 	return 'EUNKNOWN';
 }
 
-function lowerCaseHeaders(headers: unknown): Record<string, string | undefined> {
-	const result: Record<string, string | undefined> = {};
-	if (!headers || typeof headers !== 'object') return result;
-	for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
-		result[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
-	}
-	return result;
+function lowerCaseHeaders(headers: IDataObject | null): Record<string, string | undefined> {
+	return Object.fromEntries(
+		Object.entries(headers ?? {}).map(([name, value]) => [
+			name.toLowerCase(),
+			Array.isArray(value) ? value.join(', ') : String(value),
+		]),
+	);
 }

@@ -4,8 +4,8 @@ import {
 	describeLongRetryAfter,
 	describeRedirect,
 	describeUnexpectedBody,
-	MAX_MESSAGE_CHARS,
 } from '../../../../nodes/PartnerLogistics/pipeline/request/errors';
+import { MAX_MESSAGE_CHARS } from '../../../../nodes/PartnerLogistics/shared/message';
 import {
 	evidence,
 	MAX_DESCRIPTION_CHARS,
