@@ -2,12 +2,12 @@ import { ProcessMap } from '../shared/processMap';
 import type { Misconfiguration, SignatureScheme } from './settings';
 import type { HmacKeys, Verification } from './signature';
 
-/** The HMAC keys to verify with, or the configuration problem that leaves none. */
 export interface SecretCacheEntry {
 	hmacKeys: CredentialHmacKeys;
 	readAt: number;
 }
 
+/** The HMAC keys to verify with, or the configuration problem that leaves none. */
 export type CredentialHmacKeys =
 	| { ok: true; hmacKeys: HmacKeys }
 	| { ok: false; problem: Misconfiguration };
@@ -45,14 +45,11 @@ export function standardWebhooksHmacKey(secret: string): Buffer | undefined {
 	return /^[A-Za-z0-9+/]*$/.test(usable) ? Buffer.from(usable, 'base64') : undefined;
 }
 
-/** Stripe-style and plain HMAC senders key with the secret's text, `whsec_` included. */
-export function textHmacKey(secret: string): Buffer | undefined {
-	return secret === '' ? undefined : Buffer.from(secret, 'utf8');
-}
-
+/** The secrets' HMAC keys; Stripe-style and plain HMAC senders key with the text, `whsec_` too. */
 export function deriveHmacKeys(secrets: readonly string[], scheme: SignatureScheme): HmacKeys {
-	const hmacKeyOf = scheme === 'standardWebhooks' ? standardWebhooksHmacKey : textHmacKey;
-	return { bySecret: secrets.map((secret) => hmacKeyOf(secret)), first: 0 };
+	const hmacKeyOf = (secret: string) =>
+		scheme === 'standardWebhooks' ? standardWebhooksHmacKey(secret) : Buffer.from(secret);
+	return { bySecret: secrets.map(hmacKeyOf), first: 0 };
 }
 
 /**
@@ -63,18 +60,18 @@ export function credentialHmacKeys(
 	scheme: SignatureScheme,
 	credential: SigningSecrets,
 ): CredentialHmacKeys {
+	if (scheme === 'none') return { ok: true, hmacKeys: deriveHmacKeys([], scheme) };
 	const [current, previous] = [
 		credential.webhookSigningSecret,
 		credential.previousWebhookSigningSecret,
 	].map((secret) => (typeof secret === 'string' ? secret.trim() : ''));
-	if (scheme !== 'none' && current === '') {
+	if (current === '') {
 		return unusable(
 			'The Partner Logistics API credential has no Webhook Signing Secret',
 			'Paste the secret the partner portal shows for this webhook, or set Signature Scheme to None (not recommended).',
 		);
 	}
-	const secrets = scheme === 'none' ? [] : [current, previous].filter((secret) => secret !== '');
-	const hmacKeys = deriveHmacKeys(secrets, scheme);
+	const hmacKeys = deriveHmacKeys(previous ? [current, previous] : [current], scheme);
 	const broken = hmacKeys.bySecret.indexOf(undefined);
 	if (broken < 0) return { ok: true, hmacKeys };
 	const field = broken === 0 ? 'Webhook Signing Secret' : 'Previous Signing Secret';
@@ -107,8 +104,9 @@ export class SecretCache {
 		const id = credential.id ? `${credential.scheme}/${credential.id}` : undefined;
 		const now = this.clock();
 		const cached = id === undefined ? undefined : this.entries.get(id);
-		if (cached && now - cached.readAt < maxAgeMs(wanted, cached.hmacKeys.ok))
-			return cached.hmacKeys;
+		const reusable = wanted === 'delivery' && cached?.hmacKeys.ok;
+		const maxAgeMs = reusable ? HMAC_KEYS_REUSED_FOR_MS : HMAC_KEYS_REREAD_AFTER_MS;
+		if (cached && wanted !== 'fresh' && now - cached.readAt < maxAgeMs) return cached.hmacKeys;
 		const secrets = await credential.read().catch((error: Error) => error);
 		if (secrets instanceof Error) {
 			return unusable('The Partner Logistics API credential could not be read', secrets.message);
@@ -133,9 +131,4 @@ export class SecretCache {
 		if (reread === given) return verification;
 		return reread.ok ? check(reread.hmacKeys) : reread;
 	}
-}
-
-function maxAgeMs(wanted: HmacKeysWanted, usable: boolean): number {
-	if (wanted === 'fresh') return 0;
-	return wanted === 'delivery' && usable ? HMAC_KEYS_REUSED_FOR_MS : HMAC_KEYS_REREAD_AFTER_MS;
 }
