@@ -47,8 +47,9 @@ async function readList(
 	const { position, fields } = result.unidentified;
 	const shown = fields.slice(0, 20).join(', ') + (fields.length > 20 ? ', …' : '');
 	const { displayName } = (watch.identity as { idField: INodeProperties }).idField;
-	const message = `The ${watch.record} at position ${position} of the API's answer has no usable "${idField}"`;
-	const description = `Its fields: ${shown || '(none)'}. Changes cannot be told apart: set ${displayName} to the field that identifies a ${watch.record}. Nothing was emitted or remembered.`;
+	// The ID field is the user's text, of any length: the message names the parameter.
+	const message = `The ${watch.record} at position ${position} of the API's answer has no usable ID (${displayName})`;
+	const description = `Its fields: ${shown || '(none)'}. Changes cannot be told apart: set ${displayName} (now "${idField}") to the field that identifies a ${watch.record}. Nothing was emitted or remembered.`;
 	throw new NodeOperationError(context.getNode(), message, { description });
 }
 

@@ -58,11 +58,11 @@ describe('a failed poll', () => {
 		const trigger = watchCases(sandbox, { caseIdField: 'id' });
 		const activation = await trigger.activate();
 		expect(activation.error?.message).toBe(
-			`The support case at position 1 of the API's answer has no usable "id"`,
+			`The support case at position 1 of the API's answer has no usable ID (Case ID Field)`,
 		);
 		expect(activation.error?.description).toMatch(/^Its fields: caseId, title, /);
 		expect(activation.error?.description).toMatch(
-			/Changes cannot be told apart: set Case ID Field to the field that identifies a support case\./,
+			/Changes cannot be told apart: set Case ID Field \(now "id"\) to the field that identifies a support case\./,
 		);
 	});
 
