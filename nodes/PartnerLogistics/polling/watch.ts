@@ -56,11 +56,7 @@ export function byListedIds(
 			default: '',
 			placeholder: `e.g. ${example}`,
 			description: `The ${what} to look up on each poll, separated by commas, spaces or new lines; an expression may also give a list`,
-			hint,
+			hint: `${hint} An ID the API answers 404 for is reported once as an item with change "notFound"; the others go on.`,
 		},
 	};
 }
-
-/** What the hints of the record watches say about IDs the API cannot find. */
-export const NOT_FOUND_HINT =
-	'An ID the API answers 404 for is reported once as an item with change "notFound"; the others go on.';

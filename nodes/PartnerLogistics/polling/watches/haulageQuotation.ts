@@ -1,6 +1,6 @@
 import { INFERRED_PATH } from '../../descriptions/fields';
 import { haulageQuotationGet } from '../../resources/haulageQuotation/get';
-import { byListedIds, NOT_FOUND_HINT, type WatchSpec } from '../watch';
+import { byListedIds, type WatchSpec } from '../watch';
 
 export const haulageQuotationWatch: WatchSpec = {
 	name: 'New or Changed Haulage Quotation (HAUL)',
@@ -15,6 +15,6 @@ export const haulageQuotationWatch: WatchSpec = {
 		'Quotation IDs',
 		'haulage quotation IDs',
 		'hq_123, hq_456',
-		`The quotationId values Haulage Quotation › Create returned. ${NOT_FOUND_HINT}`,
+		'The quotationId values Haulage Quotation › Create returned.',
 	),
 };

@@ -1,5 +1,5 @@
 import { paymentGet } from '../../resources/payment/get';
-import { byListedIds, NOT_FOUND_HINT, type WatchSpec } from '../watch';
+import { byListedIds, type WatchSpec } from '../watch';
 
 export const paymentWatch: WatchSpec = {
 	name: 'New or Changed Payment',
@@ -14,6 +14,6 @@ export const paymentWatch: WatchSpec = {
 		'Payment References',
 		'payment references',
 		'pay_123, pay_456',
-		`Each payment is identified by the reference you list, the one its lookup takes. ${NOT_FOUND_HINT}`,
+		'Each payment is identified by the reference you list, the one its lookup takes.',
 	),
 };

@@ -1,5 +1,5 @@
 import { trackingGetTrip } from '../../resources/tracking/getTrip';
-import { byListedIds, NOT_FOUND_HINT, type WatchSpec } from '../watch';
+import { byListedIds, type WatchSpec } from '../watch';
 
 export const tripWatch: WatchSpec = {
 	name: 'New or Changed Trip',
@@ -14,6 +14,6 @@ export const tripWatch: WatchSpec = {
 		'Trip IDs',
 		'trip IDs',
 		'trip_123',
-		`A trip's ID comes with its truck assignment. ${NOT_FOUND_HINT}`,
+		"A trip's ID comes with its truck assignment.",
 	),
 };

@@ -1,5 +1,5 @@
 import { trackingGetTruck } from '../../resources/tracking/getTruck';
-import { byListedIds, NOT_FOUND_HINT, type WatchSpec } from '../watch';
+import { byListedIds, type WatchSpec } from '../watch';
 
 export const truckTrackingWatch: WatchSpec = {
 	name: 'New or Changed Truck Tracking',
@@ -15,6 +15,6 @@ export const truckTrackingWatch: WatchSpec = {
 		'Assignment IDs',
 		'truck assignment IDs',
 		'asg_123',
-		`A truck that reports its position often changes at every poll: set Changes That Count to the fields you follow, e.g. status. ${NOT_FOUND_HINT}`,
+		'A truck that reports its position often changes at every poll: set Changes That Count to the fields you follow, e.g. status.',
 	),
 };
