@@ -6,11 +6,11 @@ import { isObject } from '../shared/valueAt';
 export interface Remembered {
 	/** The record's identity: its ID field's value, or the ID listed and looked up. */
 	id: string;
-	/** Digest of the record (or of the fields that count) as last seen; NOT_FOUND for a 404. */
+	/** Digest of the record (or of the fields that count); NOT_FOUND for a 404. */
 	digest: string;
 	/** Short digest of each top-level field (or field that counts), to name what a change touched. */
 	fields: Record<string, string>;
-	/** The whole record, kept only while Include Previous Record is on. */
+	/** The whole record, kept only with Include Previous Record. */
 	record?: IDataObject;
 }
 
@@ -26,28 +26,26 @@ export interface Memory {
 	records: Remembered[];
 }
 
-const isStringMap = (value: unknown): value is Record<string, string> =>
-	isObject(value) && Object.values(value).every((digest) => typeof digest === 'string');
-
 /**
  * The memory stored for `watching`, as plain copies; undefined when none, another's, or of a shape
  * this version did not write (a first poll again, rather than every record reported changed).
  */
 export function recall(stored: unknown, watching: string): Memory | undefined {
 	if (!isObject(stored) || stored.version !== 1 || stored.watching !== watching) return undefined;
-	if (!Array.isArray(stored.records)) return undefined;
-	const records: Remembered[] = [];
-	for (const entry of stored.records as unknown[]) {
-		if (!isObject(entry) || typeof entry.id !== 'string' || typeof entry.digest !== 'string') {
-			return undefined;
-		}
-		if (!isStringMap(entry.fields)) return undefined;
-		const copy: Remembered = { id: entry.id, digest: entry.digest, fields: { ...entry.fields } };
-		if (isObject(entry.record)) copy.record = JSON.parse(JSON.stringify(entry.record));
-		records.push(copy);
-	}
+	if (!Array.isArray(stored.records) || !stored.records.every(isRemembered)) return undefined;
+	const copies = JSON.parse(JSON.stringify(stored.records)) as Remembered[];
+	const records = copies.map(({ id, digest, fields, record }) =>
+		isObject(record) ? { id, digest, fields, record } : { id, digest, fields },
+	);
 	return { version: 1, watching, records };
 }
+
+const isRemembered = (entry: unknown) =>
+	isObject(entry) &&
+	typeof entry.id === 'string' &&
+	typeof entry.digest === 'string' &&
+	isObject(entry.fields) &&
+	Object.values(entry.fields).every((digest) => typeof digest === 'string');
 
 /** How many times the stored memory was written, whatever it watches; 0 when there is none. */
 export function generationOf(stored: unknown): number {
