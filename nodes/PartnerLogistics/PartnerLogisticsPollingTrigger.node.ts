@@ -17,7 +17,10 @@ import { awaitingCommit, emittedWith, endPoll, startPoll } from './polling/overl
 import { readWatchSettings, type WatchSettings } from './polling/settings';
 import { WATCHES } from './polling/watches';
 
-const subtitles = Object.fromEntries(WATCHES.map(({ value, subtitle }) => [value, subtitle]));
+// "New or Changed Quote Request (GO_BULK)" -> "Quote Request (GO_BULK)"
+const subtitles = Object.fromEntries(
+	WATCHES.map(({ value, name }) => [value, name.replace('New or Changed ', '')]),
+);
 
 export class PartnerLogisticsPollingTrigger implements INodeType {
 	description: INodeTypeDescription = {

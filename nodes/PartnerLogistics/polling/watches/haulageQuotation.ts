@@ -6,7 +6,6 @@ export const haulageQuotationWatch: WatchSpec = {
 	name: 'New or Changed Haulage Quotation (HAUL)',
 	value: 'haulageQuotation',
 	description: `Looks up each HAUL quotation you list (Haulage Quotation › Get), e.g. to learn when the operator quotes it or assigns a truck. ${INFERRED_PATH}.`,
-	subtitle: 'Haulage quotations',
 	record: 'haulage quotation',
 	records: 'haulage quotations',
 	operation: haulageQuotationGet,

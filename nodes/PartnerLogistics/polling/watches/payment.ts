@@ -5,7 +5,6 @@ export const paymentWatch: WatchSpec = {
 	name: 'New or Changed Payment',
 	value: 'payment',
 	description: 'Looks up the status of each payment reference you list, on every poll',
-	subtitle: 'Payments',
 	record: 'payment',
 	records: 'payment references',
 	operation: paymentGet,

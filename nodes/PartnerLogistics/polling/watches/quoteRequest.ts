@@ -6,7 +6,6 @@ export const quoteRequestWatch: WatchSpec = {
 	name: 'New or Changed Quote Request (GO_BULK)',
 	value: 'quoteRequest',
 	description: `Looks up each GO_BULK quote request you list (Quote Request › Get), e.g. to learn when the operator sends its quotation. ${INFERRED_PATH}.`,
-	subtitle: 'Quote requests',
 	record: 'quote request',
 	records: 'quote requests',
 	operation: quoteRequestGet,

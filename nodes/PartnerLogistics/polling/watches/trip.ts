@@ -5,7 +5,6 @@ export const tripWatch: WatchSpec = {
 	name: 'New or Changed Trip',
 	value: 'trip',
 	description: 'Looks up each haulage trip you list (Tracking › Get Trip), on every poll',
-	subtitle: 'Trips',
 	record: 'trip',
 	records: 'trips',
 	operation: trackingGetTrip,

@@ -6,7 +6,6 @@ export const truckTrackingWatch: WatchSpec = {
 	value: 'truckTracking',
 	description:
 		'Looks up the tracking of each truck assignment you list (Tracking › Get Truck), on every poll',
-	subtitle: 'Truck tracking',
 	record: 'truck assignment',
 	records: 'truck assignments',
 	operation: trackingGetTruck,
