@@ -10,10 +10,7 @@ export function deliveryId(eventId: string | null, rawBody: Buffer): string {
 	return eventId ?? `sha256:${createHash('sha256').update(rawBody).digest('base64')}`;
 }
 
-/**
- * Until when (ms) a delivery's id is remembered: the configured hours (senders retry for days, each
- * time freshly timestamped), never less than a replay of it could still pass the timestamp check.
- */
+/** Until when a delivery's id is remembered: the hours set, at least while a replay could pass. */
 export function rememberUntil(
 	timestampMs: number | undefined,
 	now: number,
@@ -57,10 +54,7 @@ export class EventIdMemory {
 	}
 }
 
-export const eventIdMemory = new EventIdMemory(
-	MAX_REMEMBERED_EVENTS,
-	PROCESS_MEMORY.webhookEventIds,
-);
+const eventIdMemory = new EventIdMemory(MAX_REMEMBERED_EVENTS, PROCESS_MEMORY.webhookEventIds);
 
 /** Whether a verified delivery repeats an event `scope` still remembers; if not, records it. */
 export function isRedelivery(
