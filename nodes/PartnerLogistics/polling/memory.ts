@@ -54,9 +54,8 @@ export function generationOf(stored: unknown): number {
 }
 
 /**
- * At most `max` records, the oldest dropped first: first those this poll did not see (a record
- * still listed is never forgotten while others can go, or it would come back as new), then, only
- * if this poll alone saw more than `max`, the oldest of those.
+ * At most `max` records, oldest first out: those this poll did not see (a record still listed that
+ * was forgotten would come back as new), then, if this poll alone saw more, the oldest seen.
  */
 export function bounded(
 	records: Remembered[],

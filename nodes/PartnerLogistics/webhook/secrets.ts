@@ -13,10 +13,9 @@ export type CredentialHmacKeys =
 	| { ok: false; problem: Misconfiguration };
 
 /** The fields of the Partner Logistics API credential the trigger reads. */
-export interface SigningSecrets {
-	webhookSigningSecret?: unknown;
-	previousWebhookSigningSecret?: unknown;
-}
+export type SigningSecrets = Partial<
+	Record<'webhookSigningSecret' | 'previousWebhookSigningSecret', unknown>
+>;
 
 /** The trigger's credential: without an id it is read (a database read, decryption) every time. */
 export interface TriggerCredential {
