@@ -34,10 +34,7 @@ export interface TriggerSettings extends TriggerOptions {
 }
 
 /** A configuration problem, told to the user: what is wrong and (description) what to do. */
-export interface Misconfiguration {
-	message: string;
-	description: string;
-}
+export type Misconfiguration = Record<'message' | 'description', string>;
 
 /** The values each options parameter offers, read from the description. */
 const ALLOWED = [...triggerProperties, ...optionFields]
