@@ -47,10 +47,7 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 
 	methods = { credentialTest: { testApiKey } };
 
-	/**
-	 * Read -> compare with the memory -> remember -> emit. A failure with nothing to emit throws
-	 * before the memory is written: the next poll sees the same changes, none lost or repeated.
-	 */
+	/** Read, compare, remember, emit; a failure throws before the memory is written: nothing lost. */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const api = await pollSession(this);
 		const watched = readWatchSettings(this);

@@ -122,10 +122,7 @@ function ids(
 	return listed;
 }
 
-/**
- * The IDs a user listed: a list (from an expression) or text separated by commas, semicolons,
- * spaces or new lines; trimmed, empty ones and repeats left out, in their order.
- */
+/** The IDs listed: a list (an expression) or text split on commas, semicolons, spaces; once each. */
 export function listedIds(value: unknown): string[] {
 	const parts: unknown[] = Array.isArray(value)
 		? value.flat()

@@ -10,7 +10,7 @@ export type PollParameterReader = (name: string) => unknown;
  * reuses, how a record is told apart, its own fields. `polling/` runs every watch alike.
  */
 export interface WatchSpec {
-	/** Trigger On, as the picker shows it (and, shortened, the canvas subtitle and n8n's node panel). */
+	/** Trigger On as the picker shows it; shortened, the canvas subtitle and the node panel's action. */
 	name: string;
 	/** Trigger On's value: saved in workflows, so never renamed. */
 	value: string;
@@ -24,7 +24,7 @@ export interface WatchSpec {
 	identity: { idField: INodeProperties } | { listedIds: INodeProperties };
 	/** A list watch's query, from the trigger's parameters. */
 	query?: (read: PollParameterReader) => IDataObject;
-	/** What narrows the records, for the memory's `watching`: a change starts over (Status; not Limit). */
+	/** What narrows the records, for `watching`: changing it starts over (Status; not Limit). */
 	narrowedBy?: (read: PollParameterReader) => string;
 	/** Further fields of the watch, e.g. the Status and Limit of a list. */
 	fields?: INodeProperties[];

@@ -31,10 +31,7 @@ export class EventIdMemory {
 		private readonly scopes = new ProcessMap<Map<string, number>>('event ids', { max: 1_000 }),
 	) {}
 
-	/**
-	 * Records `id` until `until` and returns true, or false while an earlier record holds. One
-	 * synchronous step: of any number of concurrent copies of an event, exactly one gets true.
-	 */
+	/** Records `id` until `until`: true, or false while a record holds (synchronous: one wins). */
 	claim(scope: string, id: string, until: number, now: number): boolean {
 		const seen = this.scopes.use(scope, () => new Map<string, number>());
 		const held = seen.get(id);

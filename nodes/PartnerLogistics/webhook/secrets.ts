@@ -84,10 +84,7 @@ function unusable(message: string, description: string): CredentialHmacKeys {
 	return { ok: false, problem: { message, description } };
 }
 
-/**
- * Derived HMAC keys per credential and scheme, so a delivery costs no store read nor derivation; a
- * broken secret is kept HMAC_KEYS_REREAD_AFTER_MS only (being fixed), an unreadable credential never.
- */
+/** HMAC keys per credential and scheme: a delivery costs no credential read nor derivation. */
 export class SecretCache {
 	/** The trigger passes the process's map (PROCESS_MEMORY); a test its own. */
 	constructor(
@@ -115,10 +112,7 @@ export class SecretCache {
 		return hmacKeys;
 	}
 
-	/**
-	 * Verifies with the HMAC keys `given`, which this cache gave. A mismatch reads the credential
-	 * again (at most every HMAC_KEYS_REREAD_AFTER_MS): a new secret may just be saved.
-	 */
+	/** Verifies with the keys this cache gave; a mismatch re-reads: a new secret may be saved. */
 	async verify(
 		credential: TriggerCredential,
 		given: Extract<CredentialHmacKeys, { ok: true }>,
