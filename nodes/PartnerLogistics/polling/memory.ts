@@ -26,7 +26,7 @@ export interface Memory {
 	records: Remembered[];
 }
 
-/** The memory stored for `watching`, copied; none if another's or of another shape: a first poll. */
+/** The memory stored for `watching`, copied; none if another's or of other shape: a first poll. */
 export function recall(stored: unknown, watching: string): Memory | undefined {
 	if (!isObject(stored) || stored.version !== 1 || stored.watching !== watching) return undefined;
 	if (!Array.isArray(stored.records) || !stored.records.every(isRemembered)) return undefined;

@@ -122,7 +122,7 @@ function ids(
 	return listed;
 }
 
-/** The IDs listed: a list (an expression) or text split on commas, semicolons, spaces; once each. */
+/** The IDs listed: a list (an expression) or text split on commas, semicolons, spaces; no repeat. */
 export function listedIds(value: unknown): string[] {
 	const parts: unknown[] = Array.isArray(value)
 		? value.flat()

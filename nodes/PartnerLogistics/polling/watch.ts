@@ -10,7 +10,7 @@ export type PollParameterReader = (name: string) => unknown;
  * reuses, how a record is told apart, its own fields. `polling/` runs every watch alike.
  */
 export interface WatchSpec {
-	/** Trigger On as the picker shows it; shortened, the canvas subtitle and the node panel's action. */
+	/** Trigger On as the picker shows it; shortened, the canvas subtitle and node panel action. */
 	name: string;
 	/** Trigger On's value: saved in workflows, so never renamed. */
 	value: string;
