@@ -122,7 +122,7 @@ function ids(
 	return listed;
 }
 
-/** The IDs listed: a list (an expression) or text split on commas, semicolons, spaces; no repeat. */
+/** The IDs listed: a list (an expression) or text split on commas, semicolons, spaces; unique. */
 export function listedIds(value: unknown): string[] {
 	const parts: unknown[] = Array.isArray(value)
 		? value.flat()
