@@ -16,8 +16,7 @@ export class PartnerLogisticsApi implements ICredentialType {
 		dark: 'file:../icons/partnerLogistics.dark.svg',
 	};
 
-	// The README of the installed version on npm: it describes exactly these fields, and npm never
-	// changes a published version's page. test/package/release.test.ts keeps the version current.
+	// This version's README on npm, never changed (test/package/release.test.ts keeps it current).
 	documentationUrl =
 		'https://www.npmjs.com/package/n8n-nodes-partner-logistics/v/0.1.0#credentials';
 
@@ -60,10 +59,8 @@ export class PartnerLogisticsApi implements ICredentialType {
 		},
 	];
 
-	/**
-	 * A function, not n8n's `{{$credentials.apiKey}}` template: n8n evaluates a template on every
-	 * request, about a millisecond per item in a 1,000-item batch (docs/benchmarks.md).
-	 */
+	// Not n8n's `{{$credentials.apiKey}}` template, which it evaluates per request: about a
+	// millisecond per item in a 1,000-item batch (docs/benchmarks.md).
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
@@ -74,7 +71,6 @@ export class PartnerLogisticsApi implements ICredentialType {
 		};
 	}
 
-	// No declarative `test` request: n8n would send it itself and follow redirects with the API key.
-	// The nodes name their own test instead (`testedBy: 'testApiKey'`,
-	// nodes/PartnerLogistics/methods/testApiKey.ts).
+	// No declarative `test`: n8n would follow redirects with the API key. The nodes name their own
+	// (`testedBy: 'testApiKey'`, nodes/PartnerLogistics/methods/testApiKey.ts).
 }

@@ -17,7 +17,10 @@ import { awaitingCommit, emittedWith, endPoll, startPoll } from './polling/overl
 import { readWatchSettings, type WatchSettings } from './polling/settings';
 import { WATCHES } from './polling/watches';
 
-const subtitles = Object.fromEntries(WATCHES.map(({ value, subtitle }) => [value, subtitle]));
+// "New or Changed Quote Request (GO_BULK)" -> "Quote Request (GO_BULK)"
+const subtitles = Object.fromEntries(
+	WATCHES.map(({ value, name }) => [value, name.replace('New or Changed ', '')]),
+);
 
 export class PartnerLogisticsPollingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -44,10 +47,7 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 
 	methods = { credentialTest: { testApiKey } };
 
-	/**
-	 * Read -> compare with the memory -> remember -> emit. A failure with nothing to emit throws
-	 * before the memory is written: the next poll sees the same changes, none lost or repeated.
-	 */
+	/** Read, compare, remember, emit; a failure throws before the memory is written: nothing lost. */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const api = await pollSession(this);
 		const watched = readWatchSettings(this);

@@ -16,7 +16,7 @@ import { acceptsEventType, eventItem, parseEventBody } from './webhook/event';
 import { REFUSALS, type RefusalReason, SENDER_MESSAGES } from './webhook/refusedDelivery';
 import { type HmacKeysWanted, SecretCache, type TriggerCredential } from './webhook/secrets';
 import { type Misconfiguration, resolveSettings } from './webhook/settings';
-import { type Delivery, headerValue, verifyDelivery } from './webhook/signature';
+import { headerValue, verifyDelivery } from './webhook/signature';
 
 export class PartnerLogisticsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -75,18 +75,21 @@ export class PartnerLogisticsTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const test = this.getMode() === 'manual';
 		const configured = await configuration(this, test ? 'fresh' : 'delivery');
-		if (!configured.ok) return misconfigured(this, configured.problem);
+		if (!configured.ok) return decline(this, configured.problem);
 		const { settings, credential, hmacKeys } = configured;
 
-		const delivery = await readDelivery(this);
+		// The bytes as received are what was signed, not n8n's parsed body.
+		const request = this.getRequestObject();
+		if (!request.rawBody) await request.readRawBody();
+		const delivery = { rawBody: request.rawBody ?? Buffer.alloc(0), headers: this.getHeaderData() };
 		const verification = await secretCache.verify(credential, hmacKeys, (signing) =>
 			verifyDelivery(settings, delivery, signing),
 		);
-		if ('problem' in verification) return misconfigured(this, verification.problem);
-		if (!verification.ok) return refuse(this, verification.reason);
+		if ('problem' in verification) return decline(this, verification.problem);
+		if (!verification.ok) return decline(this, verification.reason);
 
 		const body = parseEventBody(delivery.rawBody, headerValue(delivery.headers, 'content-type'));
-		if (!body.ok) return refuse(this, body.reason);
+		if (!body.ok) return decline(this, body.reason);
 
 		const item = eventItem(body.event, verification, settings, delivery.headers);
 		if (!acceptsEventType(settings.eventTypes, item.type)) return acknowledge('event-type');
@@ -133,50 +136,30 @@ function problemError(context: IHookFunctions | IWebhookFunctions, problem: Misc
 	return new NodeOperationError(context.getNode(), message, { description });
 }
 
-/** The bytes as received, which are what was signed (not n8n's parsed body), and the headers. */
-async function readDelivery(context: IWebhookFunctions): Promise<Delivery> {
-	const request = context.getRequestObject();
-	if (!request.rawBody) await request.readRawBody();
-	return { rawBody: request.rawBody ?? Buffer.alloc(0), headers: context.getHeaderData() };
-}
-
-function where(context: IWebhookFunctions) {
-	return `Partner Logistics Trigger "${context.getNode().name}" in workflow ${context.getWorkflow().id}`;
-}
-
 /**
- * A delivery the trigger's own configuration leaves it unable to check: nothing runs, the sender
- * gets a 503 and the log (or, listening for a test event, the editor) says what is wrong.
+ * A delivery nothing runs for. Listening for a test event the problem is thrown: n8n shows it on
+ * the trigger and stops listening, the sender gets n8n's generic 500. Otherwise it goes to n8n's
+ * log (never a header, the body or a secret) and the sender gets a generic answer: a refusal's
+ * status, or a 503 for the trigger's own configuration problem.
  */
-function misconfigured(
+function decline(
 	context: IWebhookFunctions,
-	problem: Misconfiguration,
+	why: RefusalReason | Misconfiguration,
 ): IWebhookResponseData {
+	const refusal = typeof why === 'string' ? REFUSALS[why] : undefined;
+	const problem =
+		typeof why === 'string'
+			? { message: `Test event refused: ${REFUSALS[why].what}`, description: REFUSALS[why].check }
+			: why;
 	if (context.getMode() === 'manual') throw problemError(context, problem);
-	const { message, description } = problem;
-	context.logger.warn(`${where(context)} cannot check deliveries: ${message}. ${description}`);
-	return answer(context, 503);
-}
-
-/**
- * A refused delivery: nothing runs, the reason goes to n8n's log at info level (never a header,
- * the body or a secret). Listening for a test event it is thrown: n8n shows it on the trigger, runs
- * nothing after it and stops listening, and the sender gets n8n's generic 500.
- */
-function refuse(context: IWebhookFunctions, reason: RefusalReason): IWebhookResponseData {
-	const { status, what, check } = REFUSALS[reason];
-	if (context.getMode() === 'manual') {
-		throw problemError(context, { message: `Test event refused: ${what}`, description: check });
-	}
-	context.logger.info(`${where(context)} refused a delivery with ${status}: ${what} (${reason})`);
-	return answer(context, status);
-}
-
-/** The sender's answer, generic; nothing runs. */
-function answer(
-	context: IWebhookFunctions,
-	status: keyof typeof SENDER_MESSAGES,
-): IWebhookResponseData {
+	const logged = refusal
+		? `refused a delivery with ${refusal.status}: ${refusal.what} (${why})`
+		: `cannot check deliveries: ${problem.message}. ${problem.description}`;
+	const { name } = context.getNode();
+	context.logger[refusal ? 'info' : 'warn'](
+		`Partner Logistics Trigger "${name}" in workflow ${context.getWorkflow().id} ${logged}`,
+	);
+	const status = refusal?.status ?? 503;
 	context.getResponseObject().status(status).json({ message: SENDER_MESSAGES[status] });
 	return { noWebhookResponse: true };
 }

@@ -8,10 +8,9 @@ import { bounded, type Memory, type Remembered } from './memory';
 export type Observed = { id: string; record: IDataObject } | { id: string; notFound: string };
 
 /**
- * One output item. `change` is what a workflow branches on: `new` (first seen since the trigger
- * started watching), `changed` (its content differs from the last poll that saw it), `current`
- * (the first poll's records, when Emit Current State on First Poll is on; and Fetch Test Event's)
- * or `notFound` (a listed ID the API answers 404 for: reported once, until it appears).
+ * One output item. `change`: `new` (first seen since the trigger started watching), `changed` (its
+ * content differs from the last poll that saw it), `current` (the first poll's records with Emit
+ * Current State on First Poll; Fetch Test Event's) or `notFound` (a listed ID answered 404, once).
  */
 export interface Change {
 	change: 'new' | 'changed' | 'current' | 'notFound';
@@ -20,9 +19,9 @@ export interface Change {
 	changedFields: string[];
 	/** The record as the API answered it; empty for `notFound`. */
 	record: IDataObject;
-	/** The record as the previous poll saw it: `changed` only, with Include Previous Record on. */
+	/** `changed` with Include Previous Record: the record as the previous poll saw it. */
 	previous?: IDataObject;
-	/** Why a listed ID is `notFound`: the API's 404, in words. */
+	/** `notFound`: the API's 404, in words. */
 	message?: string;
 }
 
@@ -31,7 +30,6 @@ export interface CompareOptions {
 	watching: string;
 	maxRecords: number;
 	emitCurrentState: boolean;
-	/** Include Previous Record: keep whole records, to hand the previous one with a change. */
 	includePrevious: boolean;
 	/** The fields whose changes count (Changes That Count), or undefined for the whole record. */
 	fields?: string[];
@@ -139,9 +137,6 @@ export function changedFields(
 	return [...Object.keys(after).filter(changed), ...removed];
 }
 
-/** Length of a field's digest: enough to tell one field's values apart, short to store. */
-const FIELD_DIGEST_LENGTH = 12;
-
 /** JSON with object fields sorted by name, so the API's field order never counts; a list's does. */
 export function canonicalJson(value: unknown): string {
 	return JSON.stringify(sorted(value)) ?? 'undefined';
@@ -161,9 +156,8 @@ export function recordDigest(record: IDataObject): string {
 	return sha256(canonicalJson(record));
 }
 
-/** A short digest of each top-level field, to tell which fields a change touched. */
+/** A digest of each top-level field, short to store, enough to tell which fields changed. */
 export function fieldDigests(record: IDataObject): Record<string, string> {
-	const digest = (field: string) =>
-		sha256(canonicalJson(record[field])).slice(0, FIELD_DIGEST_LENGTH);
+	const digest = (field: string) => sha256(canonicalJson(record[field])).slice(0, 12);
 	return Object.fromEntries(Object.keys(record).map((field) => [field, digest(field)]));
 }

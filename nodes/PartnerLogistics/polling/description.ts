@@ -50,12 +50,37 @@ const narrowed = (collection: INodeProperties, dropped: string[], own: INodeProp
 	].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 });
 
-// A poll only reads (no Idempotency Key, no Dry Run) and has no items to pace (no Batching).
-const options = narrowed(pipelineOptions, ['idempotencyKey', 'dryRun'], pollOptionFields);
-const requestOptions = narrowed(requestOptionsDescription, ['batching']);
-
-/** What counts as a change, for every watch (the reasons are in the option descriptions). */
-const changeProperties: INodeProperties[] = [
+/** The polling trigger's parameters: what it watches, how to tell records apart, the options. */
+export const pollingProperties: INodeProperties[] = [
+	{
+		displayName:
+			'Checks the Partner Logistics API at the Poll Times above and starts the workflow with one item per record that is new or has changed since the previous poll. No public URL needed. The first poll only learns what exists, unless Options › Emit Current State on First Poll is on.',
+		name: 'pollingNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Trigger On',
+		name: 'watch',
+		type: 'options',
+		noDataExpression: true,
+		default: 'supportCase',
+		options: WATCHES.map(({ name, value, description }) => ({
+			name,
+			value,
+			// "New or Changed Quote Request (GO_BULK)" -> "On new or changed quote request"
+			action: `On ${name.replace(/ \(.*\)$/, '').toLowerCase()}`,
+			description,
+		})).sort((a, b) => a.name.localeCompare(b.name)),
+	},
+	// A watch's own parameters, shown only when Trigger On is that watch.
+	...WATCHES.flatMap(({ value, fields = [], identity }) =>
+		updateDisplayOptions({ show: { watch: [value] } }, [
+			...fields,
+			'idField' in identity ? identity.idField : identity.listedIds,
+		]),
+	),
+	// What counts as a change, for every watch (the reasons are in the option descriptions).
 	{
 		displayName: 'Changes That Count',
 		name: 'changesThatCount',
@@ -90,39 +115,7 @@ const changeProperties: INodeProperties[] = [
 		hint: 'Names as the records carry them (Fetch Test Event shows them). A field a record lacks counts as empty. Changing this list starts over with a first poll.',
 		displayOptions: { show: { changesThatCount: ['namedFields'] } },
 	},
-];
-
-/** The polling trigger's parameters: what it watches, how to tell records apart, the options. */
-export const pollingProperties: INodeProperties[] = [
-	{
-		displayName:
-			'Checks the Partner Logistics API at the Poll Times above and starts the workflow with one item per record that is new or has changed since the previous poll. No public URL needed. The first poll only learns what exists, unless Options › Emit Current State on First Poll is on.',
-		name: 'pollingNotice',
-		type: 'notice',
-		default: '',
-	},
-	{
-		displayName: 'Trigger On',
-		name: 'watch',
-		type: 'options',
-		noDataExpression: true,
-		default: 'supportCase',
-		options: WATCHES.map(({ name, value, description }) => ({
-			name,
-			value,
-			// "New or Changed Quote Request (GO_BULK)" -> "On new or changed quote request"
-			action: `On ${name.replace(/ \(.*\)$/, '').toLowerCase()}`,
-			description,
-		})).sort((a, b) => a.name.localeCompare(b.name)),
-	},
-	// A watch's own parameters, shown only when Trigger On is that watch.
-	...WATCHES.flatMap(({ value, fields = [], identity }) =>
-		updateDisplayOptions({ show: { watch: [value] } }, [
-			...fields,
-			'idField' in identity ? identity.idField : identity.listedIds,
-		]),
-	),
-	...changeProperties,
-	options,
-	requestOptions,
+	// A poll only reads (no Idempotency Key, no Dry Run) and has no items to pace (no Batching).
+	narrowed(pipelineOptions, ['idempotencyKey', 'dryRun'], pollOptionFields),
+	narrowed(requestOptionsDescription, ['batching']),
 ];

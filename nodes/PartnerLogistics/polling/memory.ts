@@ -6,11 +6,11 @@ import { isObject } from '../shared/valueAt';
 export interface Remembered {
 	/** The record's identity: its ID field's value, or the ID listed and looked up. */
 	id: string;
-	/** Digest of the record (or of the fields that count) as last seen; NOT_FOUND for a 404. */
+	/** Digest of the record (or of the fields that count); NOT_FOUND for a 404. */
 	digest: string;
 	/** Short digest of each top-level field (or field that counts), to name what a change touched. */
 	fields: Record<string, string>;
-	/** The whole record, kept only while Include Previous Record is on. */
+	/** The whole record, kept only with Include Previous Record. */
 	record?: IDataObject;
 }
 
@@ -26,28 +26,23 @@ export interface Memory {
 	records: Remembered[];
 }
 
-const isStringMap = (value: unknown): value is Record<string, string> =>
-	isObject(value) && Object.values(value).every((digest) => typeof digest === 'string');
-
-/**
- * The memory stored for `watching`, as plain copies; undefined when none, another's, or of a shape
- * this version did not write (a first poll again, rather than every record reported changed).
- */
+/** The memory stored for `watching`, copied; none if another's or of other shape: a first poll. */
 export function recall(stored: unknown, watching: string): Memory | undefined {
 	if (!isObject(stored) || stored.version !== 1 || stored.watching !== watching) return undefined;
-	if (!Array.isArray(stored.records)) return undefined;
-	const records: Remembered[] = [];
-	for (const entry of stored.records as unknown[]) {
-		if (!isObject(entry) || typeof entry.id !== 'string' || typeof entry.digest !== 'string') {
-			return undefined;
-		}
-		if (!isStringMap(entry.fields)) return undefined;
-		const copy: Remembered = { id: entry.id, digest: entry.digest, fields: { ...entry.fields } };
-		if (isObject(entry.record)) copy.record = JSON.parse(JSON.stringify(entry.record));
-		records.push(copy);
-	}
+	if (!Array.isArray(stored.records) || !stored.records.every(isRemembered)) return undefined;
+	const copies = JSON.parse(JSON.stringify(stored.records)) as Remembered[];
+	const records = copies.map(({ id, digest, fields, record }) =>
+		isObject(record) ? { id, digest, fields, record } : { id, digest, fields },
+	);
 	return { version: 1, watching, records };
 }
+
+const isRemembered = (entry: unknown) =>
+	isObject(entry) &&
+	typeof entry.id === 'string' &&
+	typeof entry.digest === 'string' &&
+	isObject(entry.fields) &&
+	Object.values(entry.fields).every((digest) => typeof digest === 'string');
 
 /** How many times the stored memory was written, whatever it watches; 0 when there is none. */
 export function generationOf(stored: unknown): number {
@@ -56,9 +51,8 @@ export function generationOf(stored: unknown): number {
 }
 
 /**
- * At most `max` records, the oldest dropped first: first those this poll did not see (a record
- * still listed is never forgotten while others can go, or it would come back as new), then, only
- * if this poll alone saw more than `max`, the oldest of those.
+ * At most `max` records, oldest first out: those this poll did not see (a record still listed that
+ * was forgotten would come back as new), then, if this poll alone saw more, the oldest seen.
  */
 export function bounded(
 	records: Remembered[],

@@ -28,10 +28,7 @@ export async function observe(
 		: await readListed(session, watched.watch, watched.ids);
 }
 
-/**
- * The list operation's request, e.g. GET /partner-api/support-cases?status=&limit=. A record without
- * an identity fails the poll, naming it: its change could not be told from a new record.
- */
+/** The list operation's GET, e.g. /partner-api/support-cases?status=&limit=; records identified. */
 async function readList(
 	context: IPollFunctions,
 	api: ApiSession,
@@ -47,16 +44,15 @@ async function readList(
 	const { position, fields } = result.unidentified;
 	const shown = fields.slice(0, 20).join(', ') + (fields.length > 20 ? ', …' : '');
 	const { displayName } = (watch.identity as { idField: INodeProperties }).idField;
-	const message = `The ${watch.record} at position ${position} of the API's answer has no usable "${idField}"`;
-	const description = `Its fields: ${shown || '(none)'}. Changes cannot be told apart: set ${displayName} to the field that identifies a ${watch.record}. Nothing was emitted or remembered.`;
+	const message = `The ${watch.record} at position ${position} of the API's answer has no usable ID (${displayName})`;
+	const description = `Its fields: ${shown || '(none)'}. Changes cannot be told apart: set ${displayName} (now "${idField}") to the field that identifies a ${watch.record}. Nothing was emitted or remembered.`;
 	throw new NodeOperationError(context.getNode(), message, { description });
 }
 
 /**
- * The record operation's request for each listed ID, up to Concurrency at a time, paced as one
- * run. A 404 is observed as not found; any other failure (a hang, an answer too large) leaves that
- * ID unread and the others go on, unless no ID would escape it (a refused API key, a missing
- * capability, an API out of reach): that stops the poll.
+ * The record operation's GET for each listed ID, up to Concurrency at a time. A 404 is observed as
+ * not found; another failure leaves that ID unread and the others go on, unless no ID would escape
+ * it (a refused API key, a missing capability, an API out of reach): that stops the poll.
  */
 async function readListed(api: ApiSession, watch: WatchSpec, ids: string[]): Promise<Observation> {
 	const observed: Array<Observed | undefined> = [];
@@ -107,9 +103,9 @@ function identityOf(value: unknown): string | undefined {
 }
 
 /**
- * Each record with its identity, read from `field`. Of records sharing an identity, the first
- * counts. A record without one stops everything (its position in the answer, from 1, and its field
- * names are returned): a change could not be told from a new record.
+ * Each record with its identity, read from `field`; of records sharing one, the first. A record
+ * without one stops everything (its change could not be told from a new record): its position
+ * (from 1) and field names are returned.
  */
 export function identify(
 	records: IDataObject[],

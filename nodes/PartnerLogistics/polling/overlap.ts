@@ -1,20 +1,15 @@
 import { PROCESS_MEMORY } from '../shared/processMemory';
 
-/**
- * Polls of one trigger that would see the same change, as far as this process knows.
- *
- * - n8n starts a poll at each Poll Time even while the previous one runs (a slow API, many IDs);
- *   both would emit the same changes from the same memory, so the later one is skipped.
- * - n8n 2.41's durable scheduler with durable poll cursors reads a poll's memory when its task
- *   starts, and commits an emitting poll's memory later, with its execution. Polls started before
- *   (all the Poll Times missed while n8n was down) would emit the change again from the older
- *   memory, so they are skipped: the next poll reads the committed one. Should n8n never commit it
- *   (the poll lost its lease), polls go on from the older memory after COMMIT_WAIT_MS.
- */
+// Polls of one trigger that would see the same change, as far as this process knows:
+// - n8n starts a poll at each Poll Time even while the previous one runs (a slow API, many IDs);
+//   both would emit the same changes from the same memory, so the later one is skipped.
+// - n8n 2.41's durable scheduler hands a poll the memory when its task starts and commits an
+//   emitting poll's memory later, with its execution. Polls started before that (the Poll Times
+//   missed while n8n was down) would emit the change again, so they are skipped until it is
+//   committed, or COMMIT_WAIT_MS have passed (the poll lost its lease).
 const polling = PROCESS_MEMORY.pollsUnderWay;
 const emitted = PROCESS_MEMORY.pollMemoriesAwaitingCommit;
 
-/** How long a memory this process emitted with may take to come back from n8n. */
 export const COMMIT_WAIT_MS = 60_000;
 
 /** Marks `scope` (a workflow's trigger node) as polling; false if a poll of it is under way. */
@@ -28,10 +23,7 @@ export function endPoll(scope: string): void {
 	polling.delete(scope);
 }
 
-/**
- * Whether the memory this poll was handed (its `generation`) is older than the one a poll of this
- * process emitted with less than COMMIT_WAIT_MS ago, i.e. n8n has not committed that one yet.
- */
+/** Whether the memory handed to this poll (`generation`) is older than one emitted with lately. */
 export function awaitingCommit(scope: string, generation: number, now = Date.now()): boolean {
 	const last = emitted.get(scope);
 	if (!last || generation >= last.generation || now - last.at >= COMMIT_WAIT_MS) {

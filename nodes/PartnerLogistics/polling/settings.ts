@@ -15,11 +15,10 @@ export interface WatchSettings {
 	idField?: string;
 	query?: IDataObject;
 	ids?: string[];
-	/** How this poll's records compare with the memory, and what the memory belongs to. */
 	compare: CompareOptions;
 }
 
-type Fail = (message: string | Error, description?: string) => NodeOperationError;
+type Fail = (message: string, description?: string) => NodeOperationError;
 
 /** The chosen watch's parameters; one that cannot work stops the poll, named, before a request. */
 export function readWatchSettings(context: IPollFunctions): WatchSettings {
@@ -28,47 +27,55 @@ export function readWatchSettings(context: IPollFunctions): WatchSettings {
 	const read: PollParameterReader = (name) => context.getNodeParameter(name, undefined);
 	const watch = WATCHES.find((spec) => spec.value === read('watch'));
 	if (!watch) {
-		const message = `This version of the Partner Logistics Polling Trigger cannot watch "${String(read('watch'))}"`;
-		throw fail(message, 'Open the trigger and choose Trigger On again.');
+		throw fail(
+			'This version of the Partner Logistics Polling Trigger cannot watch the Trigger On chosen',
+			`Got ${JSON.stringify(read('watch'))}. Open the trigger and choose Trigger On again.`,
+		);
 	}
-	const options = readOptions((read('options') ?? {}) as IDataObject, fail);
-	const fields = changeFields(read, fail);
-	const target =
-		'idField' in watch.identity
-			? { idField: idField(read, watch.identity.idField, fail) }
-			: { ids: ids(read, watch, options.maxRecords, fail) };
-	const parts = [watch.value, watch.narrowedBy?.(read)];
-	if (target.idField !== undefined) parts.push(`id=${target.idField}`);
-	if (fields !== undefined) parts.push(`fields=${fields.join(',')}`);
-	const watching = parts.filter((part) => part !== undefined).join(' ');
-	const query = watchQuery(watch, read, fail);
-	return { watch, ...target, query, compare: { ...options, fields, watching } };
-}
-
-/** A list watch's query; a value the API cannot take (a Limit of -1) stops the poll, named. */
-function watchQuery(watch: WatchSpec, read: PollParameterReader, fail: Fail) {
-	try {
-		return watch.query?.(read);
-	} catch (error) {
-		const message = problemMessage(error, watch.fields);
-		if (message === undefined) throw fail(error as Error);
-		throw fail(message, 'Nothing was sent to the API. Correct it and the next poll reads it.');
-	}
-}
-
-/** The trigger's Options; a value out of range stops the poll with the rule. */
-function readOptions(options: IDataObject, fail: Fail) {
+	const options = (read('options') ?? {}) as IDataObject;
 	const maxRecords = options.maxRecords ?? DEFAULT_POLL_OPTIONS.maxRecords;
 	if (typeof maxRecords !== 'number' || !Number.isInteger(maxRecords) || maxRecords < 1) {
 		throw fail(
-			`Options › Max Records Remembered (maxRecords) must be a whole number of at least 1, got ${JSON.stringify(maxRecords)}`,
+			'Options › Max Records Remembered (maxRecords) must be a whole number of at least 1',
+			`Got ${JSON.stringify(maxRecords)}.`,
 		);
 	}
-	return {
+	const fields = changeFields(read, fail);
+	const parts = [watch.value, watch.narrowedBy?.(read)];
+	let target: Pick<WatchSettings, 'idField' | 'ids'>;
+	if ('idField' in watch.identity) {
+		const { name, displayName } = watch.identity.idField;
+		const idField = textOf(read(name));
+		if (idField === '') {
+			throw fail(
+				`${displayName} (${name}) is empty`,
+				'Name the field of a record that identifies it.',
+			);
+		}
+		target = { idField };
+		parts.push(`id=${idField}`);
+	} else {
+		target = { ids: ids(read, watch, watch.identity.listedIds, maxRecords, fail) };
+	}
+	if (fields !== undefined) parts.push(`fields=${fields.join(',')}`);
+	let query: IDataObject | undefined;
+	try {
+		query = watch.query?.(read);
+	} catch (error) {
+		// A value the API cannot take, e.g. a Limit of -1.
+		throw fail(
+			problemMessage(error, watch.fields) ?? String(error),
+			'Nothing was sent to the API. Correct it and the next poll reads it.',
+		);
+	}
+	const compare = {
 		maxRecords,
 		emitCurrentState: options.emitCurrentState === true,
 		includePrevious: options.includePrevious === true,
+		fields,
+		watching: parts.filter((part) => part !== undefined).join(' '),
 	};
+	return { watch, ...target, query, compare };
 }
 
 /** Changes That Count: undefined for any field, else the fields named, sorted, each once. */
@@ -81,27 +88,21 @@ function changeFields(read: PollParameterReader, fail: Fail): string[] | undefin
 		.filter((field) => field !== '');
 	if (fields.length === 0) {
 		throw fail(
-			`Field Names (changeFields) names no field, got ${JSON.stringify(given ?? '')}`,
-			'Name the fields whose changes count, separated by commas, or set Changes That Count to Any Field.',
+			'Field Names (changeFields) names no field',
+			`Got ${JSON.stringify(given ?? '')}. Name the fields whose changes count, separated by commas, or set Changes That Count to Any Field.`,
 		);
 	}
 	return [...new Set(fields)].sort();
 }
 
-function idField(read: PollParameterReader, { name, displayName }: INodeProperties, fail: Fail) {
-	const field = textOf(read(name));
-	if (field === '') {
-		throw fail(
-			`${displayName} (${name}) is empty`,
-			'Name the field of a record that identifies it.',
-		);
-	}
-	return field;
-}
-
 /** A record watch's IDs; one leaving its path (`..`), or too many to remember, stops the poll. */
-function ids(read: PollParameterReader, watch: WatchSpec, maxRecords: number, fail: Fail) {
-	const { name, displayName } = (watch.identity as { listedIds: INodeProperties }).listedIds;
+function ids(
+	read: PollParameterReader,
+	watch: WatchSpec,
+	{ name, displayName }: INodeProperties,
+	maxRecords: number,
+	fail: Fail,
+) {
 	const listed = listedIds(read(name));
 	for (const [index, id] of listed.entries()) {
 		const problem = pathIdProblem(name, id);
@@ -121,10 +122,7 @@ function ids(read: PollParameterReader, watch: WatchSpec, maxRecords: number, fa
 	return listed;
 }
 
-/**
- * The IDs a user listed: a list (from an expression) or text separated by commas, semicolons,
- * spaces or new lines; trimmed, empty ones and repeats left out, in their order.
- */
+/** The IDs listed: a list (an expression) or text split on commas, semicolons, spaces; unique. */
 export function listedIds(value: unknown): string[] {
 	const parts: unknown[] = Array.isArray(value)
 		? value.flat()

@@ -10,34 +10,28 @@ export type PollParameterReader = (name: string) => unknown;
  * reuses, how a record is told apart, its own fields. `polling/` runs every watch alike.
  */
 export interface WatchSpec {
-	/** Trigger On, as the picker shows it (and, in sentence case, n8n's node panel). */
+	/** Trigger On as the picker shows it; shortened, the canvas subtitle and node panel action. */
 	name: string;
 	/** Trigger On's value: saved in workflows, so never renamed. */
 	value: string;
 	description: string;
-	/** The canvas subtitle: "Quote requests". */
-	subtitle: string;
-	/** What one record is and what several are, for messages: "quote request", "quote requests". */
+	/** For messages: "quote request", "quote requests". */
 	record: string;
 	records: string;
 	/** The operation whose GET the watch sends: a list once per poll, a record once per listed ID. */
 	operation: OperationSpec;
-	/**
-	 * How a record is told apart: a list's by an ID field (a parameter, its default inferred where
-	 * the spec shows no record fields), a record by the listed ID it was read by.
-	 */
+	/** A list's records by an ID field (a parameter), a record by the listed ID it was read by. */
 	identity: { idField: INodeProperties } | { listedIds: INodeProperties };
-	/** The query of a list watch's request, from the trigger's parameters. */
+	/** A list watch's query, from the trigger's parameters. */
 	query?: (read: PollParameterReader) => IDataObject;
-	/** What narrows the records, for the memory's `watching`: a change starts over (Status; not Limit). */
+	/** What narrows the records, for `watching`: changing it starts over (Status; not Limit). */
 	narrowedBy?: (read: PollParameterReader) => string;
 	/** Further fields of the watch, e.g. the Status and Limit of a list. */
 	fields?: INodeProperties[];
 }
 
 /** Text of a parameter, trimmed; empty when not set. */
-export const textOf = (value: unknown): string =>
-	value === undefined || value === null ? '' : String(value).trim();
+export const textOf = (value: unknown): string => String(value ?? '').trim();
 
 /** A record watch's identity: the parameter listing the IDs it reads, one GET each per poll. */
 export function byListedIds(
@@ -56,11 +50,7 @@ export function byListedIds(
 			default: '',
 			placeholder: `e.g. ${example}`,
 			description: `The ${what} to look up on each poll, separated by commas, spaces or new lines; an expression may also give a list`,
-			hint,
+			hint: `${hint} An ID the API answers 404 for is reported once as an item with change "notFound"; the others go on.`,
 		},
 	};
 }
-
-/** What the hints of the record watches say about IDs the API cannot find. */
-export const NOT_FOUND_HINT =
-	'An ID the API answers 404 for is reported once as an item with change "notFound"; the others go on.';

@@ -10,10 +10,7 @@ export function deliveryId(eventId: string | null, rawBody: Buffer): string {
 	return eventId ?? `sha256:${createHash('sha256').update(rawBody).digest('base64')}`;
 }
 
-/**
- * Until when (ms) a delivery's id is remembered: the configured hours (senders retry for days, each
- * time freshly timestamped), never less than a replay of it could still pass the timestamp check.
- */
+/** Until when a delivery's id is remembered: the hours set, at least while a replay could pass. */
 export function rememberUntil(
 	timestampMs: number | undefined,
 	now: number,
@@ -34,10 +31,7 @@ export class EventIdMemory {
 		private readonly scopes = new ProcessMap<Map<string, number>>('event ids', { max: 1_000 }),
 	) {}
 
-	/**
-	 * Records `id` until `until` and returns true, or false while an earlier record holds. One
-	 * synchronous step: of any number of concurrent copies of an event, exactly one gets true.
-	 */
+	/** Records `id` until `until`: true, or false while a record holds (synchronous: one wins). */
 	claim(scope: string, id: string, until: number, now: number): boolean {
 		const seen = this.scopes.use(scope, () => new Map<string, number>());
 		const held = seen.get(id);
@@ -57,10 +51,7 @@ export class EventIdMemory {
 	}
 }
 
-export const eventIdMemory = new EventIdMemory(
-	MAX_REMEMBERED_EVENTS,
-	PROCESS_MEMORY.webhookEventIds,
-);
+const eventIdMemory = new EventIdMemory(MAX_REMEMBERED_EVENTS, PROCESS_MEMORY.webhookEventIds);
 
 /** Whether a verified delivery repeats an event `scope` still remembers; if not, records it. */
 export function isRedelivery(

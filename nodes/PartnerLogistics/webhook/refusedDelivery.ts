@@ -9,6 +9,7 @@ export const SENDER_MESSAGES = {
 } as const;
 
 const JSON_EXPECTED = 'Partner Logistics events are JSON sent with Content-Type: application/json.';
+const SCHEME_MATCHES = 'Check that Signature Scheme and its options match what the sender sends.';
 
 /** Each refusal's status (401: signature; 400: a verified body not JSON) and words for the log. */
 export const REFUSALS = {
@@ -17,16 +18,11 @@ export const REFUSALS = {
 		what: 'no signing secret yields an HMAC key',
 		check: 'Check the Webhook Signing Secret in the Partner Logistics API credential.',
 	},
-	'missing-header': {
-		status: 401,
-		what: 'a signature header is missing',
-		check:
-			'Check that Signature Scheme (and its header name option) matches what the sender sends.',
-	},
+	'missing-header': { status: 401, what: 'a signature header is missing', check: SCHEME_MATCHES },
 	'malformed-header': {
 		status: 401,
 		what: 'a signature or timestamp header is malformed',
-		check: 'Check that Signature Scheme and its options match what the sender sends.',
+		check: SCHEME_MATCHES,
 	},
 	'stale-timestamp': {
 		status: 401,

@@ -2,21 +2,20 @@ import { ProcessMap } from '../shared/processMap';
 import type { Misconfiguration, SignatureScheme } from './settings';
 import type { HmacKeys, Verification } from './signature';
 
-/** The HMAC keys to verify with, or the configuration problem that leaves none. */
 export interface SecretCacheEntry {
 	hmacKeys: CredentialHmacKeys;
 	readAt: number;
 }
 
+/** The HMAC keys to verify with, or the configuration problem that leaves none. */
 export type CredentialHmacKeys =
 	| { ok: true; hmacKeys: HmacKeys }
 	| { ok: false; problem: Misconfiguration };
 
 /** The fields of the Partner Logistics API credential the trigger reads. */
-export interface SigningSecrets {
-	webhookSigningSecret?: unknown;
-	previousWebhookSigningSecret?: unknown;
-}
+export type SigningSecrets = Partial<
+	Record<'webhookSigningSecret' | 'previousWebhookSigningSecret', unknown>
+>;
 
 /** The trigger's credential: without an id it is read (a database read, decryption) every time. */
 export interface TriggerCredential {
@@ -45,14 +44,11 @@ export function standardWebhooksHmacKey(secret: string): Buffer | undefined {
 	return /^[A-Za-z0-9+/]*$/.test(usable) ? Buffer.from(usable, 'base64') : undefined;
 }
 
-/** Stripe-style and plain HMAC senders key with the secret's text, `whsec_` included. */
-export function textHmacKey(secret: string): Buffer | undefined {
-	return secret === '' ? undefined : Buffer.from(secret, 'utf8');
-}
-
+/** The secrets' HMAC keys; Stripe-style and plain HMAC senders key with the text, `whsec_` too. */
 export function deriveHmacKeys(secrets: readonly string[], scheme: SignatureScheme): HmacKeys {
-	const hmacKeyOf = scheme === 'standardWebhooks' ? standardWebhooksHmacKey : textHmacKey;
-	return { bySecret: secrets.map((secret) => hmacKeyOf(secret)), first: 0 };
+	const hmacKeyOf = (secret: string) =>
+		scheme === 'standardWebhooks' ? standardWebhooksHmacKey(secret) : Buffer.from(secret);
+	return { bySecret: secrets.map(hmacKeyOf), first: 0 };
 }
 
 /**
@@ -63,18 +59,18 @@ export function credentialHmacKeys(
 	scheme: SignatureScheme,
 	credential: SigningSecrets,
 ): CredentialHmacKeys {
+	if (scheme === 'none') return { ok: true, hmacKeys: deriveHmacKeys([], scheme) };
 	const [current, previous] = [
 		credential.webhookSigningSecret,
 		credential.previousWebhookSigningSecret,
 	].map((secret) => (typeof secret === 'string' ? secret.trim() : ''));
-	if (scheme !== 'none' && current === '') {
+	if (current === '') {
 		return unusable(
 			'The Partner Logistics API credential has no Webhook Signing Secret',
 			'Paste the secret the partner portal shows for this webhook, or set Signature Scheme to None (not recommended).',
 		);
 	}
-	const secrets = scheme === 'none' ? [] : [current, previous].filter((secret) => secret !== '');
-	const hmacKeys = deriveHmacKeys(secrets, scheme);
+	const hmacKeys = deriveHmacKeys(previous ? [current, previous] : [current], scheme);
 	const broken = hmacKeys.bySecret.indexOf(undefined);
 	if (broken < 0) return { ok: true, hmacKeys };
 	const field = broken === 0 ? 'Webhook Signing Secret' : 'Previous Signing Secret';
@@ -88,10 +84,7 @@ function unusable(message: string, description: string): CredentialHmacKeys {
 	return { ok: false, problem: { message, description } };
 }
 
-/**
- * Derived HMAC keys per credential and scheme, so a delivery costs no store read nor derivation; a
- * broken secret is kept HMAC_KEYS_REREAD_AFTER_MS only (being fixed), an unreadable credential never.
- */
+/** HMAC keys per credential and scheme: a delivery costs no credential read nor derivation. */
 export class SecretCache {
 	/** The trigger passes the process's map (PROCESS_MEMORY); a test its own. */
 	constructor(
@@ -107,8 +100,9 @@ export class SecretCache {
 		const id = credential.id ? `${credential.scheme}/${credential.id}` : undefined;
 		const now = this.clock();
 		const cached = id === undefined ? undefined : this.entries.get(id);
-		if (cached && now - cached.readAt < maxAgeMs(wanted, cached.hmacKeys.ok))
-			return cached.hmacKeys;
+		const reusable = wanted === 'delivery' && cached?.hmacKeys.ok;
+		const maxAgeMs = reusable ? HMAC_KEYS_REUSED_FOR_MS : HMAC_KEYS_REREAD_AFTER_MS;
+		if (cached && wanted !== 'fresh' && now - cached.readAt < maxAgeMs) return cached.hmacKeys;
 		const secrets = await credential.read().catch((error: Error) => error);
 		if (secrets instanceof Error) {
 			return unusable('The Partner Logistics API credential could not be read', secrets.message);
@@ -118,10 +112,7 @@ export class SecretCache {
 		return hmacKeys;
 	}
 
-	/**
-	 * Verifies with the HMAC keys `given`, which this cache gave. A mismatch reads the credential
-	 * again (at most every HMAC_KEYS_REREAD_AFTER_MS): a new secret may just be saved.
-	 */
+	/** Verifies with the keys this cache gave; a mismatch re-reads: a new secret may be saved. */
 	async verify(
 		credential: TriggerCredential,
 		given: Extract<CredentialHmacKeys, { ok: true }>,
@@ -133,9 +124,4 @@ export class SecretCache {
 		if (reread === given) return verification;
 		return reread.ok ? check(reread.hmacKeys) : reread;
 	}
-}
-
-function maxAgeMs(wanted: HmacKeysWanted, usable: boolean): number {
-	if (wanted === 'fresh') return 0;
-	return wanted === 'delivery' && usable ? HMAC_KEYS_REUSED_FOR_MS : HMAC_KEYS_REREAD_AFTER_MS;
 }

@@ -1,4 +1,6 @@
-import { optionFields, type SignatureScheme } from './description';
+import type { INodePropertyOptions } from 'n8n-workflow';
+
+import { optionFields, triggerProperties, type SignatureScheme } from './description';
 
 export type { SignatureScheme };
 export type HmacAlgorithm = 'sha256' | 'sha512';
@@ -32,43 +34,28 @@ export interface TriggerSettings extends TriggerOptions {
 }
 
 /** A configuration problem, told to the user: what is wrong and (description) what to do. */
-export interface Misconfiguration {
-	message: string;
-	description: string;
-}
+export type Misconfiguration = Record<'message' | 'description', string>;
 
-export type SettingsResult =
-	| { ok: true; settings: TriggerSettings }
-	| { ok: false; problem: Misconfiguration };
-
-const ALLOWED = {
-	signatureScheme: ['standardWebhooks', 'stripe', 'hmacHeader', 'none'],
-	timestampUnit: ['auto', 'seconds', 'milliseconds'],
-	hmacAlgorithm: ['sha256', 'sha512'],
-	hmacEncoding: ['hex', 'base64'],
-} as const;
-
-const NOT_EMPTY = ['stripeHeaderName', 'hmacHeaderName', 'eventTypeField', 'eventIdField'] as const;
-
-/** An HTTP header name (RFC 9110 token), or nothing. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]*$/;
+/** The values each options parameter offers, read from the description. */
+const ALLOWED = [...triggerProperties, ...optionFields]
+	.filter((field) => field.type === 'options')
+	.map(({ name, options }) => [name, (options as INodePropertyOptions[]).map((o) => o.value)]);
 
 /** The parameters as settings: a bad value is a problem, never a weaker fallback (e.g. `none`). */
 export function resolveSettings(
 	signatureScheme: unknown,
 	events: unknown,
 	options: Partial<Record<keyof TriggerOptions, unknown>>,
-): SettingsResult {
+): { ok: true; settings: TriggerSettings } | { ok: false; problem: Misconfiguration } {
 	const defined = Object.entries(options).filter(([, value]) => value !== undefined);
 	const merged = { ...DEFAULT_OPTIONS, ...Object.fromEntries(defined), signatureScheme };
 	const problem = (message: string, value: unknown) => ({
 		ok: false as const,
 		problem: { message, description: `Got ${JSON.stringify(value)}.` },
 	});
-	for (const [name, allowed] of Object.entries(ALLOWED)) {
-		const value = merged[name as keyof typeof ALLOWED];
-		if (!(allowed as readonly unknown[]).includes(value)) {
-			return problem(`${name} must be one of ${allowed.join(', ')}`, value);
+	for (const [name, allowed] of ALLOWED as Array<[keyof typeof merged, unknown[]]>) {
+		if (!allowed.includes(merged[name])) {
+			return problem(`${name} must be one of ${allowed.join(', ')}`, merged[name]);
 		}
 	}
 	const tolerance = Number(merged.toleranceSeconds);
@@ -80,14 +67,20 @@ export function resolveSettings(
 		const message = 'rememberEventIdsHours must be a number of hours, 0 or more';
 		return problem(message, merged.rememberEventIdsHours);
 	}
-	for (const name of NOT_EMPTY) {
+	for (const name of [
+		'stripeHeaderName',
+		'hmacHeaderName',
+		'eventTypeField',
+		'eventIdField',
+	] as const) {
 		if (typeof merged[name] !== 'string' || merged[name].trim() === '') {
 			return problem(`${name} must not be empty`, merged[name]);
 		}
 	}
 	const header = merged.eventTypeHeader;
 	const eventTypeHeader = typeof header === 'string' ? header.trim() : undefined;
-	if (eventTypeHeader === undefined || !HEADER_NAME.test(eventTypeHeader)) {
+	// An HTTP header name (RFC 9110 token), or nothing.
+	if (eventTypeHeader === undefined || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]*$/.test(eventTypeHeader)) {
 		return problem('eventTypeHeader must be a header name such as X-Event-Type, or empty', header);
 	}
 	return {

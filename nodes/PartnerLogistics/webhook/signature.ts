@@ -17,24 +17,13 @@ export interface HmacKeys {
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
 
-/** A request as received: the raw bytes that were signed, and the headers. */
-export interface Delivery {
-	rawBody: Buffer;
-	headers: HeaderMap;
-}
-
 interface TimedInput {
 	rawBody: Buffer;
-	/** The HMAC keys of the current secret, then of the previous one during rotation. */
 	hmacKeys: HmacKeys;
 	toleranceSeconds: number;
 	timestampUnit?: TimestampUnit;
 	now?: number;
 }
-
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
-// An even count of hex digits is checked apart: a grouped regex was slower.
-const HEX = /^[0-9a-fA-F]+$/;
 
 /**
  * Standard Webhooks (standardwebhooks.com): `webhook-signature` holds space-separated `v1,<base64>`
@@ -108,7 +97,7 @@ export function verifyHmacHeader(input: {
 /** Runs the verifier of the configured scheme; `none` accepts everything, by the user's choice. */
 export function verifyDelivery(
 	settings: TriggerSettings,
-	{ rawBody, headers }: Delivery,
+	{ rawBody, headers }: { rawBody: Buffer; headers: HeaderMap },
 	hmacKeys: HmacKeys,
 	now = Date.now(),
 ): Verification {
@@ -156,7 +145,6 @@ function verifyTimed(
 // 1e10 seconds is the year 2286 and 1e10 milliseconds is April 1970: the same cut n8n's own
 // webhook-signature-verification helper uses to tell the units apart.
 const MILLISECONDS_ABOVE = 1e10;
-const DIGITS = /^\d{1,16}$/;
 
 /** Accepts a timestamp within `toleranceSeconds` of `now` either way: a sender clock ahead too. */
 export function checkTimestamp(
@@ -165,7 +153,7 @@ export function checkTimestamp(
 	unit: TimestampUnit,
 	now: number,
 ): { ok: true; ms: number } | Extract<Verification, { ok: false }> {
-	if (!DIGITS.test(value)) return rejected('malformed-header');
+	if (!/^\d{1,16}$/.test(value)) return rejected('malformed-header');
 	const number = Number(value);
 	const inMilliseconds =
 		unit === 'milliseconds' || (unit === 'auto' && number > MILLISECONDS_ABOVE);
@@ -178,10 +166,7 @@ export function checkTimestamp(
 	return { ok: true, ms: number * scale };
 }
 
-/**
- * Which secret's HMAC of `<signedPrefix><body>` is a candidate, the last to match tried first (and
- * remembered): mid-rotation a sender keeps to one secret, so a delivery costs one HMAC, not two.
- */
+/** Which secret's HMAC of `<signedPrefix><body>` is a candidate, the last to match tried first. */
 function verifySigned(
 	hmacKeys: HmacKeys,
 	algorithm: HmacAlgorithm,
@@ -213,7 +198,11 @@ function verifySigned(
 
 function decodeSignature(value: string | undefined, encoding: HmacEncoding): Buffer | undefined {
 	if (!value) return undefined;
-	const valid = encoding === 'hex' ? value.length % 2 === 0 && HEX.test(value) : BASE64.test(value);
+	// An even count of hex digits is checked apart: a grouped regex was slower.
+	const valid =
+		encoding === 'hex'
+			? value.length % 2 === 0 && /^[0-9a-fA-F]+$/.test(value)
+			: /^[A-Za-z0-9+/]+={0,2}$/.test(value);
 	return valid ? Buffer.from(value, encoding) : undefined;
 }
 

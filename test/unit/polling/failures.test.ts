@@ -1,5 +1,5 @@
 import { startPollHarness } from '../../harness/poll';
-import { comment, openCase, useSandbox, watchCases } from './helpers';
+import { comment, credentialsOf, openCase, useSandbox, watchCases } from './helpers';
 
 // Polls that fail, in n8n-core's PollContext against the sandbox: nothing is emitted, the memory
 // stays exactly as it was, and the error is what n8n shows.
@@ -58,11 +58,11 @@ describe('a failed poll', () => {
 		const trigger = watchCases(sandbox, { caseIdField: 'id' });
 		const activation = await trigger.activate();
 		expect(activation.error?.message).toBe(
-			`The support case at position 1 of the API's answer has no usable "id"`,
+			`The support case at position 1 of the API's answer has no usable ID (Case ID Field)`,
 		);
 		expect(activation.error?.description).toMatch(/^Its fields: caseId, title, /);
 		expect(activation.error?.description).toMatch(
-			/Changes cannot be told apart: set Case ID Field to the field that identifies a support case\./,
+			/Changes cannot be told apart: set Case ID Field \(now "id"\) to the field that identifies a support case\./,
 		);
 	});
 
@@ -77,5 +77,25 @@ describe('a failed poll', () => {
 			'The API listed 2 support cases, more than Options › Max Records Remembered (1)',
 		);
 		expect(trigger.liveState()).toEqual(state);
+	});
+
+	test('an unknown Trigger On or a Max Records Remembered below 1 stops the poll before any request, the value in the description', async () => {
+		sandbox.clearLog();
+		const watch = 'x'.repeat(300);
+		const unknown = startPollHarness({
+			parameters: { watch },
+			credentials: credentialsOf(sandbox),
+		});
+		expect((await unknown.activate()).error).toMatchObject({
+			message:
+				'This version of the Partner Logistics Polling Trigger cannot watch the Trigger On chosen',
+			description: `Got "${watch}". Open the trigger and choose Trigger On again.`,
+		});
+		const none = watchCases(sandbox, { options: { maxRecords: 0 } });
+		expect((await none.activate()).error).toMatchObject({
+			message: 'Options › Max Records Remembered (maxRecords) must be a whole number of at least 1',
+			description: 'Got 0.',
+		});
+		expect(sandbox.requests()).toEqual([]);
 	});
 });

@@ -182,6 +182,15 @@ describe('Partner Logistics Polling Trigger description', () => {
 			'On new or changed truck tracking',
 		]);
 	});
+
+	it('names the watch on the canvas in its Trigger On words', () => {
+		const words = JSON.parse(/(\{".*\})\[/.exec(String(description.subtitle))![1]) as object;
+		expect(words).toMatchObject({
+			quoteRequest: 'Quote Request (GO_BULK)',
+			truckTracking: 'Truck Tracking',
+		});
+		expect(Object.keys(words)).toHaveLength(7);
+	});
 });
 
 describe('the docs show a watch as it is', () => {

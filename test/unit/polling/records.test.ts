@@ -170,9 +170,9 @@ describe('watching trips and trucks', () => {
 			changesThatCount: 'namedFields',
 			changeFields: ' , ',
 		});
-		expect((await empty.activate()).error?.message).toBe(
-			'Field Names (changeFields) names no field, got " , "',
-		);
+		const { error } = await empty.activate();
+		expect(error?.message).toBe('Field Names (changeFields) names no field');
+		expect(error?.description).toMatch(/^Got " , "\. Name the fields whose changes count/);
 	});
 });
 

@@ -1,7 +1,6 @@
 import {
 	credentialHmacKeys,
 	standardWebhooksHmacKey,
-	textHmacKey,
 } from '../../../nodes/PartnerLogistics/webhook/secrets';
 import { DEFAULT_OPTIONS, resolveSettings } from '../../../nodes/PartnerLogistics/webhook/settings';
 import { checkTimestamp } from '../../../nodes/PartnerLogistics/webhook/signature';
@@ -58,7 +57,7 @@ describe('credentialHmacKeys', () => {
 		});
 		expect(credentialHmacKeys('stripe', secrets(' s1 ', 's0'))).toEqual({
 			ok: true,
-			hmacKeys: { bySecret: [textHmacKey('s1'), textHmacKey('s0')], first: 0 },
+			hmacKeys: { bySecret: [Buffer.from('s1'), Buffer.from('s0')], first: 0 },
 		});
 	});
 

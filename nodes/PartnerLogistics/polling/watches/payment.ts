@@ -1,11 +1,10 @@
 import { paymentGet } from '../../resources/payment/get';
-import { byListedIds, NOT_FOUND_HINT, type WatchSpec } from '../watch';
+import { byListedIds, type WatchSpec } from '../watch';
 
 export const paymentWatch: WatchSpec = {
 	name: 'New or Changed Payment',
 	value: 'payment',
 	description: 'Looks up the status of each payment reference you list, on every poll',
-	subtitle: 'Payments',
 	record: 'payment',
 	records: 'payment references',
 	operation: paymentGet,
@@ -14,6 +13,6 @@ export const paymentWatch: WatchSpec = {
 		'Payment References',
 		'payment references',
 		'pay_123, pay_456',
-		`Each payment is identified by the reference you list, the one its lookup takes. ${NOT_FOUND_HINT}`,
+		'Each payment is identified by the reference you list, the one its lookup takes.',
 	),
 };

@@ -1,12 +1,11 @@
 import { INFERRED_PATH } from '../../descriptions/fields';
 import { quoteRequestGet } from '../../resources/quoteRequest/get';
-import { byListedIds, NOT_FOUND_HINT, type WatchSpec } from '../watch';
+import { byListedIds, type WatchSpec } from '../watch';
 
 export const quoteRequestWatch: WatchSpec = {
 	name: 'New or Changed Quote Request (GO_BULK)',
 	value: 'quoteRequest',
 	description: `Looks up each GO_BULK quote request you list (Quote Request › Get), e.g. to learn when the operator sends its quotation. ${INFERRED_PATH}.`,
-	subtitle: 'Quote requests',
 	record: 'quote request',
 	records: 'quote requests',
 	operation: quoteRequestGet,
@@ -15,6 +14,6 @@ export const quoteRequestWatch: WatchSpec = {
 		'Quote Request IDs',
 		'quote request IDs',
 		'qr_123, qr_456',
-		`The quoteRequestId values Quote Request › Create returned. ${NOT_FOUND_HINT}`,
+		'The quoteRequestId values Quote Request › Create returned.',
 	),
 };

@@ -7,7 +7,6 @@ export const supportCaseWatch: WatchSpec = {
 	name: 'New or Changed Support Case',
 	value: 'supportCase',
 	description: 'Lists support cases by status (needs the support:read capability)',
-	subtitle: 'Support cases',
 	record: 'support case',
 	records: 'support cases',
 	operation: supportCaseGetMany,

@@ -1,11 +1,10 @@
 import { trackingGetTrip } from '../../resources/tracking/getTrip';
-import { byListedIds, NOT_FOUND_HINT, type WatchSpec } from '../watch';
+import { byListedIds, type WatchSpec } from '../watch';
 
 export const tripWatch: WatchSpec = {
 	name: 'New or Changed Trip',
 	value: 'trip',
 	description: 'Looks up each haulage trip you list (Tracking › Get Trip), on every poll',
-	subtitle: 'Trips',
 	record: 'trip',
 	records: 'trips',
 	operation: trackingGetTrip,
@@ -14,6 +13,6 @@ export const tripWatch: WatchSpec = {
 		'Trip IDs',
 		'trip IDs',
 		'trip_123',
-		`A trip's ID comes with its truck assignment. ${NOT_FOUND_HINT}`,
+		"A trip's ID comes with its truck assignment.",
 	),
 };

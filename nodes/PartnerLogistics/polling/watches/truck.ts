@@ -5,7 +5,6 @@ export const truckWatch: WatchSpec = {
 	name: 'New or Changed Truck Assignment',
 	value: 'truck',
 	description: 'Lists the trucks assigned to your haulage quotations',
-	subtitle: 'Assigned trucks',
 	record: 'truck',
 	records: 'assigned trucks',
 	operation: trackingGetTrucks,

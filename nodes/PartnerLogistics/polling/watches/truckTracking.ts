@@ -1,12 +1,11 @@
 import { trackingGetTruck } from '../../resources/tracking/getTruck';
-import { byListedIds, NOT_FOUND_HINT, type WatchSpec } from '../watch';
+import { byListedIds, type WatchSpec } from '../watch';
 
 export const truckTrackingWatch: WatchSpec = {
 	name: 'New or Changed Truck Tracking',
 	value: 'truckTracking',
 	description:
 		'Looks up the tracking of each truck assignment you list (Tracking › Get Truck), on every poll',
-	subtitle: 'Truck tracking',
 	record: 'truck assignment',
 	records: 'truck assignments',
 	operation: trackingGetTruck,
@@ -15,6 +14,6 @@ export const truckTrackingWatch: WatchSpec = {
 		'Assignment IDs',
 		'truck assignment IDs',
 		'asg_123',
-		`A truck that reports its position often changes at every poll: set Changes That Count to the fields you follow, e.g. status. ${NOT_FOUND_HINT}`,
+		'A truck that reports its position often changes at every poll: set Changes That Count to the fields you follow, e.g. status.',
 	),
 };
