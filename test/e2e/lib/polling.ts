@@ -26,8 +26,16 @@ import { type Stack, startStack } from './stack';
 // own, since the scenario restarts n8n. What must hold is here, once (CaseWatchScenario).
 
 export const WATCH = WORKFLOW_IDS.supportCaseWatch;
-/** How often the published watch polls (n8n's minimum Poll Time is a minute; see fixtures). */
-export const POLL_SECONDS = 5;
+/**
+ * How often the published watch polls (n8n's minimum Poll Time is a minute; see fixtures): each
+ * scenario step waits a few polls, so this sets the specs' pace.
+ */
+export const POLL_SECONDS = 2;
+/**
+ * How long n8n stays down at a restart with changes: several Poll Times pass meanwhile (under the
+ * durable scheduler, each is a task that runs when n8n is back).
+ */
+export const DOWN_SECONDS = 5 * POLL_SECONDS;
 const FINAL = ['success', 'error', 'crashed', 'canceled'];
 
 /**
@@ -214,8 +222,12 @@ export class CaseWatch {
 		return await this.executions();
 	}
 
-	/** Waits until the watch has polled the API `count` more times (read from the sandbox's log). */
-	async polls(count = 1): Promise<void> {
+	/**
+	 * Waits until the watch has polled the API `count` more times (read from the sandbox's log),
+	 * then until the last poll's execution, if any, is recorded; `rightAfter` returns at once, for a
+	 * step that must be in place before the next poll.
+	 */
+	async polls(count = 1, { rightAfter = false } = {}): Promise<void> {
 		const since = await lastSeq(this.admin);
 		await waitFor(
 			`${count} polls of the support case list`,
@@ -225,10 +237,10 @@ export class CaseWatch {
 				);
 				return polls.length >= count ? true : undefined;
 			},
-			{ timeoutMs: (count + 2) * POLL_SECONDS * 1000 + 30_000, intervalMs: 250 },
+			{ timeoutMs: (count + 2) * POLL_SECONDS * 1000 + 30_000, intervalMs: 100 },
 		);
 		// The poll's own execution, if any, is recorded right after its request.
-		await sleep(1500);
+		if (!rightAfter) await sleep(1500);
 	}
 
 	/** The editor's Fetch Test Event on the watch's trigger. */
@@ -330,7 +342,7 @@ export class CaseWatchScenario {
 
 	/** A poll that gets a 500 emits nothing; the change it missed comes once with the next poll. */
 	async failedPollLosesNothing(): Promise<Execution> {
-		await this.watch.polls(1);
+		await this.watch.polls(1, { rightAfter: true });
 		// Right after a poll: the change and the fault are both in place for the next one.
 		await this.watch.comment(this.existing, 'Any news?');
 		await this.polling.admin.setFaults(FAIL_500);

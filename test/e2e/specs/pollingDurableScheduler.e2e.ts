@@ -5,6 +5,7 @@ import {
 	CaseWatchScenario,
 	caseWatchTests,
 	crashAfterPollTests,
+	DOWN_SECONDS,
 	DURABLE_SCHEDULER_ENV,
 	type PollingStack,
 	startPollingStack,
@@ -20,8 +21,8 @@ import {
 // The polling trigger under n8n 2.41's durable scheduler with durable poll cursors: each Poll
 // Time is a task in the database, a poll's memory (the node's static data) is read when its task
 // starts and committed with the execution it starts. The support case scenario and the record
-// watches' scenario, as in the regular files, with n8n kept down 20 s at the restart so the tasks
-// of several Poll Times run together when it is back (before the fix, that emitted a change made
+// watches' scenario, as in the regular files, with n8n kept down several Poll Times at the restart
+// so their tasks run together when it is back (before the fix, that emitted a change made
 // meanwhile 3 or 4 times), and killed with SIGKILL right after a poll that found a change. n8n 2.x
 // only (test/e2e/versions.json).
 const suite = loadSuite();
@@ -48,7 +49,7 @@ afterAll(async () => await polling?.stop());
 describe('support cases under the durable scheduler and cursors', () => {
 	let scenario: CaseWatchScenario;
 	beforeAll(() => (scenario = new CaseWatchScenario(polling, watch)));
-	caseWatchTests(() => scenario, 20);
+	caseWatchTests(() => scenario, DOWN_SECONDS);
 });
 
 describe('record watches under the durable scheduler and cursors', () => {

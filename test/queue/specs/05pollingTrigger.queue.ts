@@ -104,7 +104,7 @@ describe('a quote request watch in queue mode', () => {
 
 	it('repeats nothing after the main restarts, and emits a change made while it was down once', async () => {
 		await records.restartRepeatsNothing();
-		const lists = await records.changesWhileDownOnce(20);
+		const lists = await records.changesWhileDownOnce();
 		expect(ranExecution(workerLog(), lists.quoteRequest[0].id)).toBe(true);
 	});
 });
