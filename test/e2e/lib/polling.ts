@@ -203,13 +203,10 @@ export class CaseWatch {
 		return (await this.client.executions(WATCH)).filter((e) => e.mode !== 'manual');
 	}
 
-	/**
-	 * The executions once at least `count` have ended and a few more polls have passed without
-	 * another: what should not happen had its chance to.
-	 */
-	async settled(count: number): Promise<Execution[]> {
-		await waitFor(
-			`${count} executions of the support case watch`,
+	/** The executions, newest first, once there are at least `count` and every one has ended. */
+	async ended(count = 0): Promise<Execution[]> {
+		return await waitFor(
+			`${count} executions of the support case watch, all ended`,
 			async () => {
 				const list = await this.executions();
 				return list.length >= count && list.every((e) => FINAL.includes(e.status))
@@ -218,6 +215,14 @@ export class CaseWatch {
 			},
 			{ timeoutMs: 90_000, intervalMs: 500 },
 		);
+	}
+
+	/**
+	 * The executions once at least `count` have ended and a few more polls have passed without
+	 * another: what should not happen had its chance to.
+	 */
+	async settled(count: number): Promise<Execution[]> {
+		await this.ended(count);
 		await this.polls(3);
 		return await this.executions();
 	}
@@ -483,7 +488,9 @@ export async function crashAfterPoll(
 	const killedAt = Date.now();
 	await crash;
 	await watch.polls(2);
-	const fresh = (await watch.executions()).filter((execution) => !before.has(execution.id));
+	// A poll run when n8n is back may still be executing: what became of the case is read once
+	// every execution has ended (and the next kill then finds none under way).
+	const fresh = (await watch.ended()).filter((execution) => !before.has(execution.id));
 	const executions: PollCrash['executions'] = [];
 	for (const execution of fresh.filter((e) => e.mode !== 'retry').reverse()) {
 		const holds = JSON.stringify(execution.data ?? {}).includes(caseId);
