@@ -4,7 +4,7 @@ import { lastSeq, sandboxRequests } from './assertions';
 import { POLLING_TRIGGER, WORKFLOW_IDS, type WorkflowFixture } from './fixtures';
 import { expectOk, sleep, waitFor } from './http';
 import { type Execution, nodeOutput } from './n8nApi';
-import { DOWN_SECONDS, POLL_SECONDS, type PollingStack } from './polling';
+import { DOWN_SECONDS, type PollingStack } from './polling';
 import { SandboxAdmin, type SandboxInfo } from './sandbox';
 
 // The record watches of the polling trigger in real n8n (GO_BULK quote requests, HAUL quotations,
@@ -54,7 +54,7 @@ export type WatchName = keyof typeof RECORD_WATCHES;
 const watchOf = (name: WatchName): RecordWatch => RECORD_WATCHES[name];
 
 /**
- * The support case watch sample made into each record watch, polling every POLL_SECONDS (see
+ * The support case watch sample made into each record watch, polling as often as it (see
  * fixtures' supportCaseWatchEvery), its IDs set later (`listIds`), before it is published.
  */
 export function recordWatchWorkflows(
@@ -212,7 +212,7 @@ export class RecordWatches {
 				);
 				return Math.min(...each) >= count ? true : undefined;
 			},
-			{ timeoutMs: (count + 2) * POLL_SECONDS * 1000 + 30_000, intervalMs: 100 },
+			{ timeoutMs: (count + 2) * this.polling.pollSeconds * 1000 + 30_000, intervalMs: 100 },
 		);
 		// The poll's own execution, if any, is recorded right after its requests.
 		if (!rightAfter) await sleep(1500);
@@ -510,8 +510,14 @@ export class RecordWatchScenario {
 	}
 }
 
-/** The record watch scenario as tests, in order, for a suite's n8n (regular or durable scheduler). */
-export function recordWatchTests(scenario: () => RecordWatchScenario): void {
+/**
+ * The record watch scenario as tests, in order, for a suite's n8n (regular or durable scheduler);
+ * `downSeconds` keeps n8n down that long at the restart with changes.
+ */
+export function recordWatchTests(
+	scenario: () => RecordWatchScenario,
+	downSeconds = DOWN_SECONDS,
+): void {
 	it('publishing learns each record; an ID the API does not know is reported once', async () => {
 		await scenario().publishingLearnsAndReportsTheUnknownId();
 	});
@@ -532,7 +538,7 @@ export function recordWatchTests(scenario: () => RecordWatchScenario): void {
 		await scenario().restartRepeatsNothing();
 	});
 
-	it(`changes made while n8n was down for ${DOWN_SECONDS} s come once each`, async () => {
-		await scenario().changesWhileDownOnce();
+	it(`changes made while n8n was down for ${downSeconds} s come once each`, async () => {
+		await scenario().changesWhileDownOnce(downSeconds);
 	});
 }

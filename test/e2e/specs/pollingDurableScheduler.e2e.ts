@@ -5,7 +5,6 @@ import {
 	CaseWatchScenario,
 	caseWatchTests,
 	crashAfterPollTests,
-	DOWN_SECONDS,
 	DURABLE_SCHEDULER_ENV,
 	type PollingStack,
 	startPollingStack,
@@ -21,11 +20,17 @@ import {
 // The polling trigger under n8n 2.41's durable scheduler with durable poll cursors: each Poll
 // Time is a task in the database, a poll's memory (the node's static data) is read when its task
 // starts and committed with the execution it starts. The support case scenario and the record
-// watches' scenario, as in the regular files, with n8n kept down several Poll Times at the restart
-// so their tasks run together when it is back (before the fix, that emitted a change made
+// watches' scenario, as in the regular files, with n8n kept down 20 s at the restart so the tasks
+// of several Poll Times run together when it is back (before the fix, that emitted a change made
 // meanwhile 3 or 4 times), and killed with SIGKILL right after a poll that found a change. n8n 2.x
 // only (test/e2e/versions.json).
 const suite = loadSuite();
+// Every 5 s, not the regular files' 2 s: at 2 s the five watches' 150 tasks a minute overran the
+// durable scheduler on a busy machine (load 18: "pass tick dropped; in-flight passes at the
+// concurrency limit", tasks fired late), and a change made while n8n was down came after the
+// test's two minutes.
+const POLL_SECONDS = 5;
+const DOWN_SECONDS = 20;
 const log = (line: string) => process.stderr.write(`e2e polling durable: ${line}\n`);
 let polling: PollingStack;
 let watch: CaseWatch;
@@ -37,9 +42,10 @@ beforeAll(async () => {
 		archiveDir: join(suite.logDir, 'polling-durable'),
 		instanceEnv: DURABLE_SCHEDULER_ENV,
 		workflows: (caseWatch) => recordWatchWorkflows(caseWatch),
+		pollSeconds: POLL_SECONDS,
 		log,
 	});
-	watch = new CaseWatch(polling.client, polling.admin, polling.stack.sandbox.info);
+	watch = new CaseWatch(polling.client, polling.admin, polling.stack.sandbox.info, POLL_SECONDS);
 	const watches = new RecordWatches(polling, ['quoteRequest', 'haulageQuotation', 'trip', 'truck']);
 	records = new RecordWatchScenario(polling, watches);
 }, 240_000);
@@ -53,7 +59,7 @@ describe('support cases under the durable scheduler and cursors', () => {
 });
 
 describe('record watches under the durable scheduler and cursors', () => {
-	recordWatchTests(() => records);
+	recordWatchTests(() => records, DOWN_SECONDS);
 });
 
 describe('killed with SIGKILL right after a poll that found a change', () => {
