@@ -4,7 +4,7 @@ import { lastSeq, sandboxRequests } from './assertions';
 import { POLLING_TRIGGER, WORKFLOW_IDS, type WorkflowFixture } from './fixtures';
 import { expectOk, sleep, waitFor } from './http';
 import { type Execution, nodeOutput } from './n8nApi';
-import { POLL_SECONDS, type PollingStack } from './polling';
+import { DOWN_SECONDS, type PollingStack } from './polling';
 import { SandboxAdmin, type SandboxInfo } from './sandbox';
 
 // The record watches of the polling trigger in real n8n (GO_BULK quote requests, HAUL quotations,
@@ -54,7 +54,7 @@ export type WatchName = keyof typeof RECORD_WATCHES;
 const watchOf = (name: WatchName): RecordWatch => RECORD_WATCHES[name];
 
 /**
- * The support case watch sample made into each record watch, polling every POLL_SECONDS (see
+ * The support case watch sample made into each record watch, polling as often as it (see
  * fixtures' supportCaseWatchEvery), its IDs set later (`listIds`), before it is published.
  */
 export function recordWatchWorkflows(
@@ -193,8 +193,12 @@ export class RecordWatches {
 		return await all();
 	}
 
-	/** Waits until every watch has polled `count` more times (read from the sandbox's log). */
-	async polls(count = 1): Promise<void> {
+	/**
+	 * Waits until every watch has polled `count` more times (read from the sandbox's log), then
+	 * until the last polls' executions, if any, are recorded; `rightAfter` returns at once, for a
+	 * step that must be in place before the next poll.
+	 */
+	async polls(count = 1, { rightAfter = false } = {}): Promise<void> {
 		const since = await lastSeq(this.polling.admin);
 		const firstIds = this.names.map((name) => this.ids[name][0]);
 		await waitFor(
@@ -208,10 +212,10 @@ export class RecordWatches {
 				);
 				return Math.min(...each) >= count ? true : undefined;
 			},
-			{ timeoutMs: (count + 2) * POLL_SECONDS * 1000 + 30_000, intervalMs: 250 },
+			{ timeoutMs: (count + 2) * this.polling.pollSeconds * 1000 + 30_000, intervalMs: 100 },
 		);
 		// The poll's own execution, if any, is recorded right after its requests.
-		await sleep(1500);
+		if (!rightAfter) await sleep(1500);
 	}
 }
 
@@ -436,7 +440,8 @@ export class RecordWatchScenario {
 	 * failing ID emits the other's change now and its own with the next poll.
 	 */
 	async failedPollsLoseNothing(): Promise<void> {
-		await this.watches.polls(1);
+		// Right after a poll: the faults and the changes are all in place for the next one.
+		await this.watches.polls(1, { rightAfter: true });
 		const hasHaulage = this.watches.names.includes('haulageQuotation');
 		const failing = hasHaulage ? this.id('haulageQuotation', 1) : 'none';
 		await this.polling.admin.setFaults({
@@ -486,7 +491,7 @@ export class RecordWatchScenario {
 	 * Changes made while n8n is down (long enough for several Poll Times to pass) come once each
 	 * when it is back.
 	 */
-	async changesWhileDownOnce(downSeconds = 20): Promise<Record<WatchName, Execution[]>> {
+	async changesWhileDownOnce(downSeconds = DOWN_SECONDS): Promise<Record<WatchName, Execution[]>> {
 		await this.polling.restartMain(async () => {
 			await this.each({
 				quoteRequest: async () => await this.operator(`/payments/${this.paymentReference}/settle`),
@@ -505,8 +510,14 @@ export class RecordWatchScenario {
 	}
 }
 
-/** The record watch scenario as tests, in order, for a suite's n8n (regular or durable scheduler). */
-export function recordWatchTests(scenario: () => RecordWatchScenario): void {
+/**
+ * The record watch scenario as tests, in order, for a suite's n8n (regular or durable scheduler);
+ * `downSeconds` keeps n8n down that long at the restart with changes.
+ */
+export function recordWatchTests(
+	scenario: () => RecordWatchScenario,
+	downSeconds = DOWN_SECONDS,
+): void {
 	it('publishing learns each record; an ID the API does not know is reported once', async () => {
 		await scenario().publishingLearnsAndReportsTheUnknownId();
 	});
@@ -527,7 +538,7 @@ export function recordWatchTests(scenario: () => RecordWatchScenario): void {
 		await scenario().restartRepeatsNothing();
 	});
 
-	it('changes made while n8n was down for 20 s come once each', async () => {
-		await scenario().changesWhileDownOnce(20);
+	it(`changes made while n8n was down for ${downSeconds} s come once each`, async () => {
+		await scenario().changesWhileDownOnce(downSeconds);
 	});
 }

@@ -12,12 +12,12 @@ import { emitted, partnerCall, recordWatchWorkflows } from '../lib/watches';
 import { loadSuite } from '../lib/suiteContext';
 
 // The polling trigger when one listed ID's answer never ends and another's inflates without end,
-// in real n8n with its own scheduler: a GO_BULK quote request watch of three IDs, polling Every
-// Minute (n8n's smallest Poll Time) with the default Timeout (30 s). The third ID's change still
+// in real n8n with its own scheduler: a GO_BULK quote request watch of three IDs, polling once a
+// minute (n8n's smallest Poll Time) with the default Timeout (30 s). The third ID's change still
 // comes in that poll, the poll ends within one Timeout (a poll does not retry a timeout), the next
 // Poll Time polls on time, and each unreadable ID is reported once. On an n8n and a sandbox of
-// their own (a published watch polls whatever runs beside it). About 2½ minutes: two Poll Times a
-// minute apart, the first up to a minute after publishing.
+// their own (a published watch polls whatever runs beside it). About 2 minutes: two Poll Times a
+// minute apart, the first a few seconds after publishing (see pollOnceAMinuteFromNow).
 const suite = loadSuite();
 const WATCH = ANSWER_BOUNDS_WORKFLOW_IDS.quoteRequestWatch;
 /** n8n's Request Options › Timeout when not set, which the watch keeps. */
@@ -65,6 +65,21 @@ beforeAll(async () => {
 afterAll(async () => await polling?.stop());
 
 type TimedRequest = LoggedRequest & { at: number; fault?: string; clientClosed?: true };
+
+/**
+ * Sets the watch's Poll Time to once a minute, at the second `leadSeconds` from now. n8n's Every
+ * Minute is that cron at a random second, up to a minute away after publishing; this one comes
+ * once the test has published and set up the poll it waits for.
+ */
+async function pollOnceAMinuteFromNow(leadSeconds: number): Promise<void> {
+	const second = (new Date().getUTCSeconds() + leadSeconds) % 60;
+	await polling.client.updateWorkflow(WATCH, (workflow) => {
+		const trigger = workflow.nodes.find((node) => node.name === POLLING_TRIGGER)!;
+		trigger.parameters.pollTimes = {
+			item: [{ mode: 'custom', cronExpression: `${second} * * * * *` }],
+		};
+	});
+}
 
 /** The GETs of one quote request since `since`, in arrival order. */
 async function getsOf(id: string, since: number): Promise<TimedRequest[]> {
@@ -118,6 +133,7 @@ describe('a quote request watch with one answer that never ends and one too larg
 	afterAll(async () => await polling?.admin.setFaults({}));
 
 	it('publishing reads the three quote requests and emits nothing', async () => {
+		await pollOnceAMinuteFromNow(15);
 		const since = await lastSeq(polling.admin);
 		await polling.client.activateWorkflow(WATCH);
 		await waitFor('the first poll to read the three quote requests', async () => {
@@ -187,7 +203,7 @@ describe('a quote request watch with one answer that never ends and one too larg
 		const endGap = Date.parse(execution.stoppedAt!) - Date.parse(firstPoll.execution.stoppedAt!);
 		log(
 			`the next poll read the API ${readGap} ms after the one before, and its execution ` +
-				`stopped ${endGap} ms after that one's (Poll Times: Every Minute)`,
+				`stopped ${endGap} ms after that one's (Poll Times: once a minute)`,
 		);
 
 		// The very next Poll Time, not one later: the poll before had ended within its minute.
