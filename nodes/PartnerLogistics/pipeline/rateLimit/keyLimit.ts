@@ -81,7 +81,7 @@ export class KeyLimit {
 	started(at: number, probe: boolean): Start {
 		this.inFlight++;
 		if (probe) this.probing = true;
-		const seq = this.log.add(at);
+		const seq = this.log.add(at, this.state.name === 'unknown');
 		this.lastStartAt = at;
 		return { at, probe, seq };
 	}

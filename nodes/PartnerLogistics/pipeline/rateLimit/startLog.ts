@@ -12,6 +12,8 @@ interface Entry {
 	refused?: true;
 	/** Counted in `taken`. */
 	taken?: true;
+	/** Sent before a limit was known. */
+	readonly unpaced: boolean;
 }
 
 /**
@@ -34,10 +36,10 @@ export class StartLog {
 	/** The first start the API may still count (see `countedSince`). */
 	private countedFrom = 1;
 
-	/** Records a start at `at`; its number. */
-	add(at: number): number {
+	/** Records a start at `at` (`unpaced`: before a limit was known); its number. */
+	add(at: number, unpaced: boolean): number {
 		const seq = ++this.seq;
-		this.starts.push({ at, seq });
+		this.starts.push({ at, seq, unpaced });
 		while (this.starts[0].at <= at - WINDOW_MS - MAX_EXTRA_MS) this.starts.shift();
 		return seq;
 	}
@@ -95,11 +97,11 @@ export class StartLog {
 		};
 	}
 
-	/** When each start the API still counts at `now` stops counting, in no order. */
+	/** When each start the API still counts at `now` stops counting, in no order (once paced). */
 	leaving(now: number): number[] {
 		const times: number[] = [];
 		for (const entry of this.starts) {
-			const at = this.leavesAt(entry, now);
+			const at = this.leavesAt(entry, now, entry.unpaced);
 			if (at > now) times.push(at);
 		}
 		return times;
@@ -124,11 +126,15 @@ export class StartLog {
 	 * When `entry` stops counting: a window after it left, plus however much longer than the
 	 * shortest its round trip took (it may have arrived that much later: a busy event loop, a slow
 	 * first connection), capped, plus ARRIVAL_MARGIN_MS (the next trip may be a little quicker, and
-	 * clocks count whole ms). One refused never counts.
+	 * clocks count whole ms). One refused never counts. `wholeTrip`: the first of a key's requests
+	 * (cold connections, a busy machine) may reach the API far later than the shortest trip shows,
+	 * so once paced they count until a window after their answer, and the window after the first
+	 * 429 meets them.
 	 */
-	private leavesAt(entry: Entry, now: number): number {
+	private leavesAt(entry: Entry, now: number, wholeTrip = false): number {
 		if (entry.refused) return -Infinity;
-		const shortest = Number.isFinite(this.shortestRoundTrip) ? this.shortestRoundTrip : 0;
+		const shortest =
+			wholeTrip || !Number.isFinite(this.shortestRoundTrip) ? 0 : this.shortestRoundTrip;
 		const late = Math.min(MAX_EXTRA_MS, Math.max(0, (entry.doneAt ?? now) - entry.at - shortest));
 		return entry.at + WINDOW_MS + late + ARRIVAL_MARGIN_MS;
 	}
