@@ -55,7 +55,17 @@ function paymentFields(kind: PaymentKind): INodeProperties[] {
 				: 'Booking payments take a saved card only; CREDIT is not accepted for direct bookings',
 		},
 	);
-	if (!kind.credit) return [card];
+	const stage = kind.stage
+		? [
+				knownValueField(
+					'paymentStage',
+					'Payment Stage',
+					'Which part of the haulage price to pay',
+					'UPFRONT',
+				),
+			]
+		: [];
+	if (!kind.credit) return [card, ...stage];
 	const method: INodeProperties = {
 		displayName: 'Payment Method',
 		name: 'paymentMethod',
@@ -76,16 +86,10 @@ function paymentFields(kind: PaymentKind): INodeProperties[] {
 		default: 'SAVED_CARD',
 		description: 'How to pay',
 	};
-	const stage = knownValueField(
-		'paymentStage',
-		'Payment Stage',
-		'Which part of the haulage price to pay',
-		'UPFRONT',
-	);
 	return [
 		method,
 		{ ...card, displayOptions: { show: { paymentMethod: ['SAVED_CARD'] } } },
-		...(kind.stage ? [stage] : []),
+		...stage,
 	];
 }
 
