@@ -75,10 +75,7 @@ export const pollingProperties: INodeProperties[] = [
 	},
 	// A watch's own parameters, shown only when Trigger On is that watch.
 	...WATCHES.flatMap(({ value, fields = [], identity }) =>
-		updateDisplayOptions({ show: { watch: [value] } }, [
-			...fields,
-			'idField' in identity ? identity.idField : identity.listedIds,
-		]),
+		updateDisplayOptions({ show: { watch: [value] } }, [...fields, identity]),
 	),
 	// What counts as a change, for every watch (the reasons are in the option descriptions).
 	{

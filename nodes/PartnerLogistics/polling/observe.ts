@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { pathOf } from '../pipeline/operation';
@@ -8,32 +8,21 @@ import { eachConcurrently } from '../shared/concurrency';
 import { valueAt } from '../shared/valueAt';
 import type { Observed } from './changes';
 import type { WatchSettings } from './settings';
-import type { WatchSpec } from './watch';
+import type { WatchSpec } from './watches';
 
-/** What one poll saw, and what it could not read. */
+/** What one poll saw, and the listed IDs it could not read, with why, in the order they failed. */
 export interface Observation {
 	observed: Observed[];
-	/** Listed IDs that could not be read, and why, in the order they failed. */
 	failures: Array<{ id: string; error: Error }>;
 }
 
-/** What the watch watches, through the node's pipeline: a list in one GET, or each listed ID's. */
+/** The watch's GETs, through the node's pipeline: a list in one GET, or each listed ID's. */
 export async function observe(
 	context: IPollFunctions,
-	session: ApiSession,
-	watched: WatchSettings,
-): Promise<Observation> {
-	return watched.ids === undefined
-		? await readList(context, session, watched)
-		: await readListed(session, watched.watch, watched.ids);
-}
-
-/** The list operation's GET, e.g. /partner-api/support-cases?status=&limit=; records identified. */
-async function readList(
-	context: IPollFunctions,
 	api: ApiSession,
-	{ watch, query, idField = '' }: WatchSettings,
+	{ watch, query, idField = '', ids }: WatchSettings,
 ): Promise<Observation> {
+	if (ids) return await readListed(api, watch, ids);
 	const request = { method: 'GET' as const, url: watch.operation.path, qs: query, itemIndex: 0 };
 	const { body } = await api.read(request, `a JSON list of ${watch.records}`, {
 		prefix: `Could not check ${watch.records}:`,
@@ -43,7 +32,7 @@ async function readList(
 	if ('observed' in result) return { observed: result.observed, failures: [] };
 	const { position, fields } = result.unidentified;
 	const shown = fields.slice(0, 20).join(', ') + (fields.length > 20 ? ', …' : '');
-	const { displayName } = (watch.identity as { idField: INodeProperties }).idField;
+	const { displayName } = watch.identity;
 	const message = `The ${watch.record} at position ${position} of the API's answer has no usable ID (${displayName})`;
 	const description = `Its fields: ${shown || '(none)'}. Changes cannot be told apart: set ${displayName} (now "${idField}") to the field that identifies a ${watch.record}. Nothing was emitted or remembered.`;
 	throw new NodeOperationError(context.getNode(), message, { description });
@@ -54,73 +43,59 @@ async function readList(
  * not found; another failure leaves that ID unread and the others go on, unless no ID would escape
  * it (a refused API key, a missing capability, an API out of reach): that stops the poll.
  */
-async function readListed(api: ApiSession, watch: WatchSpec, ids: string[]): Promise<Observation> {
+async function readListed(
+	api: ApiSession,
+	{ operation, record }: WatchSpec,
+	ids: string[],
+): Promise<Observation> {
 	const observed: Array<Observed | undefined> = [];
 	const failures: Observation['failures'] = [];
 	let fatal: unknown;
-	await eachConcurrently(
-		ids.length,
-		api.settings.pacer.concurrency,
-		async (index) => {
-			const id = ids[index];
-			// One pacer for every ID; each error names its ID.
-			const prefix = `Could not check ${watch.record} ${id}:`;
-			try {
-				const url = pathOf(watch.operation.path, () => id);
-				const request = { method: 'GET' as const, url, itemIndex: 0 };
-				const { body } = await api.read(request, `a JSON ${watch.record} record`, {
-					prefix,
-					capability: watch.operation.capability,
-				});
-				observed[index] = { id, record: oneRecord(body) };
-			} catch (error) {
-				if (error instanceof NodeApiError && error.httpCode === '404') {
-					observed[index] = { id, notFound: error.message };
-				} else if (failsEveryRequest(error)) {
-					fatal ??= error;
-				} else {
-					failures.push({ id, error: error as Error });
-				}
+	const readId = async (index: number) => {
+		const id = ids[index];
+		try {
+			const url = pathOf(operation.path, () => id);
+			const request = { method: 'GET' as const, url, itemIndex: 0 };
+			const { body } = await api.read(request, `a JSON ${record} record`, {
+				prefix: `Could not check ${record} ${id}:`,
+				capability: operation.capability,
+			});
+			// A record answer as one record: an object as it is; anything else under `records`.
+			const records = readRecords(body);
+			observed[index] = { id, record: records.length === 1 ? records[0] : { records } };
+		} catch (error) {
+			if (error instanceof NodeApiError && error.httpCode === '404') {
+				observed[index] = { id, notFound: error.message };
+			} else if (failsEveryRequest(error)) {
+				fatal ??= error;
+			} else {
+				failures.push({ id, error: error as Error });
 			}
-		},
-		{ stop: () => fatal !== undefined },
-	);
+		}
+	};
+	const stop = () => fatal !== undefined;
+	await eachConcurrently(ids.length, api.settings.pacer.concurrency, readId, { stop });
 	if (fatal !== undefined) throw fatal;
 	return { observed: observed.filter((seen): seen is Observed => seen !== undefined), failures };
 }
 
-/** A record answer as one record: an object as it is; anything else under `records`. */
-function oneRecord(body: unknown): IDataObject {
-	const records = readRecords(body);
-	return records.length === 1 ? records[0] : { records };
-}
-
-/** An identity as text: a non-empty string or a finite number; anything else is none. */
-function identityOf(value: unknown): string | undefined {
-	if (typeof value === 'string' && value.trim() !== '') return value;
-	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-	return undefined;
-}
-
 /**
- * Each record with its identity, read from `field`; of records sharing one, the first. A record
- * without one stops everything (its change could not be told from a new record): its position
- * (from 1) and field names are returned.
+ * Each record with its identity (a non-empty string or a finite number, as text) read from `field`;
+ * of records sharing one, the first. A record without one stops everything (its change could not
+ * be told from a new record): its position (from 1) and field names are returned.
  */
 export function identify(
 	records: IDataObject[],
 	field: string,
 ): { observed: Observed[] } | { unidentified: { position: number; fields: string[] } } {
-	const observed: Observed[] = [];
-	const ids = new Set<string>();
+	const observed = new Map<string, Observed>();
 	for (const [index, record] of records.entries()) {
-		const id = identityOf(valueAt(record, field));
-		if (id === undefined) {
+		const value = valueAt(record, field);
+		if (typeof value === 'string' ? value.trim() === '' : !Number.isFinite(value)) {
 			return { unidentified: { position: index + 1, fields: Object.keys(record) } };
 		}
-		if (ids.has(id)) continue;
-		ids.add(id);
-		observed.push({ id, record });
+		const id = String(value);
+		if (!observed.has(id)) observed.set(id, { id, record });
 	}
-	return { observed };
+	return { observed: [...observed.values()] };
 }

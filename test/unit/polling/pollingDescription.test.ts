@@ -195,13 +195,17 @@ describe('Partner Logistics Polling Trigger description', () => {
 
 describe('the docs show a watch as it is', () => {
 	const read = (path: string) => readFileSync(join(__dirname, '../../..', path), 'utf8');
-	/** The declaration of a watch file, from `export const` to its end. */
-	const declaration = (file: string) => read(file).slice(read(file).indexOf('export const')).trim();
+	/** A watch's entry in polling/watches.ts, from its `{` to its `}`, one tab less deep. */
+	function declaration(value: string) {
+		const entries = read('nodes/PartnerLogistics/polling/watches.ts').split('\n\t{\n');
+		const entry = entries.find((text) => text.includes(`\n\t\tvalue: '${value}',\n`));
+		return `\t{\n${entry!.slice(0, entry!.indexOf('\n\t}') + 3)}`.replace(/^\t/gm, '');
+	}
 
 	it.each([
-		['README.md', 'nodes/PartnerLogistics/polling/watches/quoteRequest.ts'],
-		['docs/architecture.md', 'nodes/PartnerLogistics/polling/watches/trip.ts'],
-	])('%s shows %s whole', (doc, file) => {
-		expect(read(doc)).toContain(`\`\`\`ts\n${declaration(file)}\n\`\`\``);
+		['README.md', 'quoteRequest'],
+		['docs/architecture.md', 'trip'],
+	])('%s shows the %s watch whole', (doc, watch) => {
+		expect(read(doc)).toContain(`\`\`\`ts\n${declaration(watch)}\n\`\`\``);
 	});
 });
