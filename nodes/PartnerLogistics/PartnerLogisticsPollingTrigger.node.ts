@@ -9,9 +9,8 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 
 import { testApiKey } from './methods/testApiKey';
 import { pollSession } from './pipeline/request';
-import { canonicalJson, type Change, compare, currentChange } from './polling/changes';
+import { canonicalJson, compare, generationOf, recall } from './polling/changes';
 import { pollingProperties } from './polling/description';
-import { generationOf, recall } from './polling/memory';
 import { type Observation, observe } from './polling/observe';
 import { awaitingCommit, emittedWith, endPoll, startPoll } from './polling/overlap';
 import { readWatchSettings, type WatchSettings } from './polling/settings';
@@ -51,12 +50,15 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const api = await pollSession(this);
 		const watched = readWatchSettings(this);
+		const emit = (changes: IDataObject[]) =>
+			changes.length ? [this.helpers.returnJsonArray(changes)] : null;
 		if (this.getMode() === 'manual') {
-			// Fetch Test Event: the records as they are now. The memory is neither read nor written (n8n
-			// saves no manual run's static data anyway): testing never hides a change from the workflow.
+			// Fetch Test Event: what a first poll emitting the current state would. The memory is neither
+			// read nor written (n8n saves no manual run's static data): testing hides no change.
 			const observation = await observe(this, api, watched);
 			if (observation.failures.length) throw unreadError(observation, watched);
-			return items(observation.observed.map(currentChange));
+			const current = { ...watched.compare, emitCurrentState: true };
+			return emit(compare(undefined, observation.observed, current).changes);
 		}
 
 		const scope = `${this.getWorkflow().id}/${this.getNode().id}`;
@@ -87,20 +89,14 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 				);
 			}
 			if (canonicalJson(memory) !== canonicalJson(before)) {
-				staticData.memory = { ...memory, generation: generation + 1 } as unknown as IDataObject;
+				staticData.memory = { ...memory, generation: generation + 1 };
 				if (changes.length) emittedWith(scope, generation + 1);
 			}
-			return items(changes);
+			return emit(changes);
 		} finally {
 			endPoll(scope);
 		}
 	}
-}
-
-function items(changes: Change[]): INodeExecutionData[][] | null {
-	return changes.length
-		? [changes.map((change) => ({ json: change as unknown as IDataObject }))]
-		: null;
 }
 
 /** Each ID that could not be read, once, with why: "qr_2 (The API's answer grew past …)". */

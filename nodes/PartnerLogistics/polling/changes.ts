@@ -1,31 +1,46 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { hasOwn, valueAt } from '../shared/valueAt';
-import { bounded, type Memory, type Remembered } from './memory';
+import { hasOwn, isObject, valueAt } from '../shared/valueAt';
 
 /** What a poll saw of one record: the record, or for a listed ID answered 404, the message. */
 export type Observed = { id: string; record: IDataObject } | { id: string; notFound: string };
 
-/**
- * One output item. `change`: `new` (first seen since the trigger started watching), `changed` (its
- * content differs from the last poll that saw it), `current` (the first poll's records with Emit
- * Current State on First Poll; Fetch Test Event's) or `notFound` (a listed ID answered 404, once).
- */
-export interface Change {
+/** One output item, as docs/triggers.md describes it (`current`: the records as they are now). */
+export type Change = {
 	change: 'new' | 'changed' | 'current' | 'notFound';
 	recordId: string;
-	/** The fields added, removed or changed (of those that count); empty unless `changed`. */
 	changedFields: string[];
-	/** The record as the API answered it; empty for `notFound`. */
 	record: IDataObject;
-	/** `changed` with Include Previous Record: the record as the previous poll saw it. */
 	previous?: IDataObject;
 	/** `notFound`: the API's 404, in words. */
 	message?: string;
+};
+
+/** What a trigger remembers of one record between polls. */
+export interface Remembered {
+	/** Its ID field's value, or the ID listed and looked up. */
+	id: string;
+	/** Digest of the record (or of the fields that count), or NOT_FOUND; and of each field. */
+	digest: string;
+	fields: Record<string, string>;
+	/** The whole record, kept only with Include Previous Record. */
+	record?: IDataObject;
 }
 
-/** How a poll compares: the trigger's Options of these names, and `watching` (see Memory). */
+/**
+ * A trigger's memory, in the node's static data. `watching` is what the records belong to (watch,
+ * status, ID field, fields that count): changing it starts over with a first poll. Records run
+ * oldest first, by when they last entered or changed. `generation` counts writes (see overlap.ts).
+ */
+export interface Memory {
+	version: 1;
+	watching: string;
+	generation?: number;
+	records: Remembered[];
+}
+
+/** How a poll compares: the trigger's Options of these names, and `watching`. */
 export interface CompareOptions {
 	watching: string;
 	maxRecords: number;
@@ -36,7 +51,7 @@ export interface CompareOptions {
 }
 
 /** How a listed ID the API cannot find is remembered: no digest of a record can equal it. */
-export const NOT_FOUND = 'notFound';
+const NOT_FOUND = 'notFound';
 
 /**
  * The changes to emit and the memory to keep, from one poll and the memory before: none on a first
@@ -63,27 +78,27 @@ export function compare(
 		const entry = record ? remembered(id, record, options) : { id, digest: NOT_FOUND, fields: {} };
 		if (before?.digest === entry.digest) continue;
 		touched.set(id, entry);
-		if (!record) {
-			changes.push(currentChange(seenNow));
+		if ('notFound' in seenNow) {
+			changes.push({ ...change('notFound', id, {}), message: seenNow.notFound });
 		} else if (!memory) {
-			if (options.emitCurrentState) changes.push(change('current', id, record));
+			if (options.emitCurrentState) changes.push(change('current', id, seenNow.record));
 		} else if (!before || before.digest === NOT_FOUND) {
-			changes.push(change('new', id, record));
+			changes.push(change('new', id, seenNow.record));
 		} else {
 			changes.push({
-				...change('changed', id, record, changedFields(before.fields, entry.fields)),
+				...change('changed', id, seenNow.record, changedFields(before.fields, entry.fields)),
 				...(options.includePrevious && before.record ? { previous: before.record } : {}),
 			});
 		}
 	}
+	// An unchanged record is kept whole with Include Previous Record (this poll's, if just on).
 	const untouched = (memory?.records ?? [])
 		.filter((entry) => !touched.has(entry.id))
-		.map((entry) => withRecord(entry, options.includePrevious, seen.get(entry.id)));
-	const records = bounded(
-		[...untouched, ...touched.values()],
-		new Set(seen.keys()),
-		options.maxRecords,
-	);
+		.map(({ record, ...entry }) => {
+			const whole = options.includePrevious ? (record ?? seen.get(entry.id)) : undefined;
+			return whole ? { ...entry, record: whole } : entry;
+		});
+	const records = bounded([...untouched, ...touched.values()], seen, options.maxRecords);
 	return { changes, memory: { version: 1, watching: options.watching, records } };
 }
 
@@ -104,34 +119,17 @@ function remembered(id: string, record: IDataObject, options: CompareOptions): R
 	return entry;
 }
 
-/** An unchanged record's memory: whole with Include Previous Record (this poll's, if just on). */
-function withRecord(entry: Remembered, keep: boolean, seenNow?: IDataObject): Remembered {
-	const { record, ...rest } = entry;
-	const whole = keep ? (record ?? seenNow) : undefined;
-	return whole === undefined ? rest : { ...rest, record: whole };
-}
-
-/** A record as it is now (`current`), or a listed ID the API answers 404 for. */
-export function currentChange(seen: Observed): Change {
-	return 'record' in seen
-		? change('current', seen.id, seen.record)
-		: { ...change('notFound', seen.id, {}), message: seen.notFound };
-}
-
 function change(
 	kind: Change['change'],
 	recordId: string,
 	record: IDataObject,
-	changed: string[] = [],
+	changedFields: string[] = [],
 ): Change {
-	return { change: kind, recordId, changedFields: changed, record };
+	return { change: kind, recordId, changedFields, record };
 }
 
 /** The fields whose digest differs: the record's own fields in order, then the removed ones. */
-export function changedFields(
-	before: Record<string, string>,
-	after: Record<string, string>,
-): string[] {
+function changedFields(before: Record<string, string>, after: Record<string, string>): string[] {
 	const changed = (field: string) => !hasOwn(before, field) || before[field] !== after[field];
 	const removed = Object.keys(before).filter((field) => !hasOwn(after, field));
 	return [...Object.keys(after).filter(changed), ...removed];
@@ -139,25 +137,48 @@ export function changedFields(
 
 /** JSON with object fields sorted by name, so the API's field order never counts; a list's does. */
 export function canonicalJson(value: unknown): string {
-	return JSON.stringify(sorted(value)) ?? 'undefined';
-}
-
-function sorted(value: unknown): unknown {
-	if (Array.isArray(value)) return value.map(sorted);
-	if (!value || typeof value !== 'object') return value;
-	const object = value as IDataObject;
-	const names = Object.keys(object).sort();
-	return Object.fromEntries(names.map((name) => [name, sorted(object[name])]));
+	const byName = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : 1);
+	const sorted = (_: string, field: unknown) =>
+		isObject(field) ? Object.fromEntries(Object.entries(field).sort(byName)) : field;
+	return JSON.stringify(value, sorted) ?? 'undefined';
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('base64url');
 
-export function recordDigest(record: IDataObject): string {
-	return sha256(canonicalJson(record));
-}
+export const recordDigest = (record: IDataObject) => sha256(canonicalJson(record));
 
 /** A digest of each top-level field, short to store, enough to tell which fields changed. */
 export function fieldDigests(record: IDataObject): Record<string, string> {
 	const digest = (field: string) => sha256(canonicalJson(record[field])).slice(0, 12);
 	return Object.fromEntries(Object.keys(record).map((field) => [field, digest(field)]));
+}
+
+/** The memory stored for `watching`, copied; none if another's or of other shape: a first poll. */
+export function recall(stored: unknown, watching: string): Memory | undefined {
+	if (!isObject(stored) || stored.version !== 1 || stored.watching !== watching) return undefined;
+	if (!Array.isArray(stored.records) || !stored.records.every(isRemembered)) return undefined;
+	return { version: 1, watching, records: JSON.parse(JSON.stringify(stored.records)) };
+}
+
+const isRemembered = (entry: unknown) =>
+	isObject(entry) &&
+	typeof entry.id === 'string' &&
+	typeof entry.digest === 'string' &&
+	isObject(entry.fields) &&
+	Object.values(entry.fields).every((digest) => typeof digest === 'string');
+
+/** How many times the stored memory was written, whatever it watches; 0 when there is none. */
+export function generationOf(stored: unknown): number {
+	const generation = isObject(stored) ? stored.generation : undefined;
+	return Number.isInteger(generation) && (generation as number) > 0 ? (generation as number) : 0;
+}
+
+/**
+ * At most `max` records, oldest first out: those this poll did not see (a record still listed that
+ * was forgotten would come back as new), then, if this poll alone saw more, the oldest seen.
+ */
+export function bounded(records: Remembered[], seen: { has(id: string): boolean }, max: number) {
+	if (records.length <= max) return records;
+	const unseen = new Set(records.filter(({ id }) => !seen.has(id)).slice(0, records.length - max));
+	return records.filter((record) => !unseen.has(record)).slice(-max);
 }

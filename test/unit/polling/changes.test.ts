@@ -4,9 +4,9 @@ import {
 	type CompareOptions,
 	compare,
 	counted,
+	type Memory,
 	type Observed,
 } from '../../../nodes/PartnerLogistics/polling/changes';
-import type { Memory } from '../../../nodes/PartnerLogistics/polling/memory';
 
 // The pure rule of the polling trigger: what one poll emits and remembers, given what it saw.
 

@@ -1,4 +1,4 @@
-import { bounded, recall, type Remembered } from '../../../nodes/PartnerLogistics/polling/memory';
+import { bounded, recall, type Remembered } from '../../../nodes/PartnerLogistics/polling/changes';
 
 const entry = (id: string): Remembered => ({ id, digest: `d-${id}`, fields: { id: 'x' } });
 const watching = 'truck id=assignmentId';
