@@ -1,10 +1,4 @@
-import type {
-	IDataObject,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { testApiKey } from './methods/testApiKey';
@@ -47,7 +41,7 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 	methods = { credentialTest: { testApiKey } };
 
 	/** Read, compare, remember, emit; a failure throws before the memory is written: nothing lost. */
-	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	async poll(this: IPollFunctions) {
 		const api = await pollSession(this);
 		const watched = readWatchSettings(this);
 		const emit = (changes: IDataObject[]) =>

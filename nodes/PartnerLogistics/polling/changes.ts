@@ -17,11 +17,9 @@ export type Change = {
 	message?: string;
 };
 
-/** What a trigger remembers of one record between polls. */
+/** What a trigger remembers of a record: digests of it (or NOT_FOUND) and of each of its fields. */
 export interface Remembered {
-	/** Its ID field's value, or the ID listed and looked up. */
 	id: string;
-	/** Digest of the record (or of the fields that count), or NOT_FOUND; and of each field. */
 	digest: string;
 	fields: Record<string, string>;
 	/** The whole record, kept only with Include Previous Record. */
@@ -54,10 +52,9 @@ export interface CompareOptions {
 const NOT_FOUND = 'notFound';
 
 /**
- * The changes to emit and the memory to keep, from one poll and the memory before: none on a first
- * poll, which only learns (emitting `current` if asked), but a 404 on any poll. A change is judged
- * on the whole record's digest or the fields that count, never a field we guessed. `unread` IDs
- * keep their memory (their change comes later). Changed records go last; `maxRecords` are kept.
+ * The changes to emit and the memory to keep: none on a first poll, which only learns (emitting
+ * `current` if asked), but a 404 on any poll. `unread` IDs keep their memory (their change comes
+ * later). Changed records go last; `maxRecords` are kept.
  */
 export function compare(
 	memory: Memory | undefined,
@@ -75,21 +72,24 @@ export function compare(
 		const record = 'record' in seenNow ? seenNow.record : undefined;
 		seen.set(id, record);
 		const before = known.get(id);
-		const entry = record ? remembered(id, record, options) : { id, digest: NOT_FOUND, fields: {} };
+		const part = record && counted(record, options.fields);
+		const entry: Remembered = part
+			? { id, digest: recordDigest(part), fields: fieldDigests(part) }
+			: { id, digest: NOT_FOUND, fields: {} };
+		if (record && options.includePrevious) entry.record = record;
 		if (before?.digest === entry.digest) continue;
 		touched.set(id, entry);
-		if ('notFound' in seenNow) {
-			changes.push({ ...change('notFound', id, {}), message: seenNow.notFound });
-		} else if (!memory) {
-			if (options.emitCurrentState) changes.push(change('current', id, seenNow.record));
-		} else if (!before || before.digest === NOT_FOUND) {
-			changes.push(change('new', id, seenNow.record));
-		} else {
-			changes.push({
-				...change('changed', id, seenNow.record, changedFields(before.fields, entry.fields)),
-				...(options.includePrevious && before.record ? { previous: before.record } : {}),
-			});
-		}
+		// What an earlier poll saw of it: nothing on a first poll, nor of an ID not found.
+		const was = memory && before?.digest !== NOT_FOUND ? before : undefined;
+		const item: Change = {
+			change: !record ? 'notFound' : !memory ? 'current' : was ? 'changed' : 'new',
+			recordId: id,
+			changedFields: record && was ? changedFields(was.fields, entry.fields) : [],
+			record: record ?? {},
+		};
+		if (options.includePrevious && record && was?.record) item.previous = was.record;
+		if ('notFound' in seenNow) item.message = seenNow.notFound;
+		if (item.change !== 'current' || options.emitCurrentState) changes.push(item);
 	}
 	// An unchanged record is kept whole with Include Previous Record (this poll's, if just on).
 	const untouched = (memory?.records ?? [])
@@ -105,27 +105,8 @@ export function compare(
 /** The part of a record whose changes count: the whole record, or the fields named. */
 export function counted(record: IDataObject, fields: string[] | undefined): IDataObject {
 	if (!fields) return record;
-	return Object.fromEntries(
-		fields
-			.map((field) => [field, valueAt(record, field)] as const)
-			.filter(([, value]) => value !== undefined),
-	) as IDataObject;
-}
-
-function remembered(id: string, record: IDataObject, options: CompareOptions): Remembered {
-	const part = counted(record, options.fields);
-	const entry: Remembered = { id, digest: recordDigest(part), fields: fieldDigests(part) };
-	if (options.includePrevious) entry.record = record;
-	return entry;
-}
-
-function change(
-	kind: Change['change'],
-	recordId: string,
-	record: IDataObject,
-	changedFields: string[] = [],
-): Change {
-	return { change: kind, recordId, changedFields, record };
+	const values = fields.map((field) => [field, valueAt(record, field)] as const);
+	return Object.fromEntries(values.filter(([, value]) => value !== undefined)) as IDataObject;
 }
 
 /** The fields whose digest differs: the record's own fields in order, then the removed ones. */

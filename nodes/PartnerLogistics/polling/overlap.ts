@@ -1,12 +1,10 @@
 import { PROCESS_MEMORY } from '../shared/processMemory';
 
-// Polls of one trigger that would see the same change, as far as this process knows:
-// - n8n starts a poll at each Poll Time even while the previous one runs (a slow API, many IDs);
-//   both would emit the same changes from the same memory, so the later one is skipped.
-// - n8n 2.41's durable scheduler hands a poll the memory when its task starts and commits an
-//   emitting poll's memory later, with its execution. Polls started before that (the Poll Times
-//   missed while n8n was down) would emit the change again, so they are skipped until it is
-//   committed, or COMMIT_WAIT_MS have passed (the poll lost its lease).
+// Polls of one trigger that would emit the same change, as far as this process knows, are skipped:
+// one started while the previous still runs (n8n starts one at each Poll Time regardless), and,
+// under n8n 2.41's durable scheduler, which commits an emitting poll's memory later, with its
+// execution, those handed the older memory before that (the Poll Times missed while n8n was down),
+// until the commit comes or COMMIT_WAIT_MS have passed (the poll lost its lease).
 const polling = PROCESS_MEMORY.pollsUnderWay;
 const emitted = PROCESS_MEMORY.pollMemoriesAwaitingCommit;
 

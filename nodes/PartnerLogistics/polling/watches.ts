@@ -12,10 +12,9 @@ import { trackingGetTrip } from '../resources/tracking/getTrip';
 import { trackingGetTruck } from '../resources/tracking/getTruck';
 import { numberOf } from '../route/numbers';
 
-/** Reads one of the trigger's parameters (its value as saved, expressions resolved). */
 export type PollParameterReader = (name: string) => unknown;
 
-/** One thing the polling trigger can watch, declared as an operation is; `polling/` runs each alike. */
+/** What the polling trigger can watch, declared as an operation is; `polling/` runs each alike. */
 export interface WatchSpec {
 	/** Trigger On as the picker shows it; shortened, the canvas subtitle and node panel action. */
 	name: string;
@@ -25,19 +24,16 @@ export interface WatchSpec {
 	/** For messages: "quote request", "quote requests". */
 	record: string;
 	records: string;
-	/** The GET it reuses: a list operation's once per poll, a record operation's once per listed ID. */
+	/** Its GET: a list operation's once per poll, a record operation's once per listed ID. */
 	operation: OperationSpec;
 	/** The parameter telling records apart: a list's ID field, or the IDs a record watch reads. */
 	identity: INodeProperties;
-	/** A list watch's query, from the trigger's parameters. */
 	query?: (read: PollParameterReader) => IDataObject;
 	/** What narrows the records, for `watching`: changing it starts over (Status; not Limit). */
 	narrowedBy?: (read: PollParameterReader) => string;
-	/** Further fields of the watch, e.g. the Status and Limit of a list. */
 	fields?: INodeProperties[];
 }
 
-/** Text of a parameter, trimmed; empty when not set. */
 export const textOf = (value: unknown): string => String(value ?? '').trim();
 
 /** A record watch's identity: the IDs it looks up, one GET each per poll. */
