@@ -73,11 +73,9 @@ export const pollingProperties: INodeProperties[] = [
 			description,
 		})).sort((a, b) => a.name.localeCompare(b.name)),
 	},
-	// A watch's own parameters, shown only when Trigger On is that watch.
 	...WATCHES.flatMap(({ value, fields = [], identity }) =>
 		updateDisplayOptions({ show: { watch: [value] } }, [...fields, identity]),
 	),
-	// What counts as a change, for every watch (the reasons are in the option descriptions).
 	{
 		displayName: 'Changes That Count',
 		name: 'changesThatCount',
