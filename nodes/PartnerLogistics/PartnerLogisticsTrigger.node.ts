@@ -65,9 +65,7 @@ export class PartnerLogisticsTrigger implements INodeType {
 			async create(this: IHookFunctions): Promise<boolean> {
 				return await checkConfiguration(this);
 			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
+			delete: async () => true,
 		},
 	};
 
@@ -131,10 +129,8 @@ async function checkConfiguration(context: IHookFunctions): Promise<boolean> {
 	return true;
 }
 
-function problemError(context: IHookFunctions | IWebhookFunctions, problem: Misconfiguration) {
-	const { message, description } = problem;
-	return new NodeOperationError(context.getNode(), message, { description });
-}
+const problemError = (context: IHookFunctions | IWebhookFunctions, problem: Misconfiguration) =>
+	new NodeOperationError(context.getNode(), problem.message, problem);
 
 /**
  * A delivery nothing runs for. Listening for a test event the problem is thrown: n8n shows it on
@@ -142,23 +138,17 @@ function problemError(context: IHookFunctions | IWebhookFunctions, problem: Misc
  * log (never a header, the body or a secret) and the sender gets a generic answer: a refusal's
  * status, or a 503 for the trigger's own configuration problem.
  */
-function decline(
-	context: IWebhookFunctions,
-	why: RefusalReason | Misconfiguration,
-): IWebhookResponseData {
+function decline(context: IWebhookFunctions, why: RefusalReason | Misconfiguration) {
 	const refusal = typeof why === 'string' ? REFUSALS[why] : undefined;
-	const problem =
-		typeof why === 'string'
-			? { message: `Test event refused: ${REFUSALS[why].what}`, description: REFUSALS[why].check }
-			: why;
+	const problem = refusal
+		? { message: `Test event refused: ${refusal.what}`, description: refusal.check }
+		: (why as Misconfiguration);
 	if (context.getMode() === 'manual') throw problemError(context, problem);
 	const logged = refusal
 		? `refused a delivery with ${refusal.status}: ${refusal.what} (${why})`
 		: `cannot check deliveries: ${problem.message}. ${problem.description}`;
-	const { name } = context.getNode();
-	context.logger[refusal ? 'info' : 'warn'](
-		`Partner Logistics Trigger "${name}" in workflow ${context.getWorkflow().id} ${logged}`,
-	);
+	const where = `"${context.getNode().name}" in workflow ${context.getWorkflow().id}`;
+	context.logger[refusal ? 'info' : 'warn'](`Partner Logistics Trigger ${where} ${logged}`);
 	const status = refusal?.status ?? 503;
 	context.getResponseObject().status(status).json({ message: SENDER_MESSAGES[status] });
 	return { noWebhookResponse: true };
