@@ -1,11 +1,9 @@
 import { ProcessMap } from '../shared/processMap';
-import type { Misconfiguration, SignatureScheme } from './settings';
+import type { SignatureScheme } from './description';
+import type { Misconfiguration } from './settings';
 import type { HmacKeys, Verification } from './signature';
 
-export interface SecretCacheEntry {
-	hmacKeys: CredentialHmacKeys;
-	readAt: number;
-}
+export type SecretCacheEntry = { hmacKeys: CredentialHmacKeys; readAt: number };
 
 /** The HMAC keys to verify with, or the configuration problem that leaves none. */
 export type CredentialHmacKeys =
@@ -86,7 +84,6 @@ function unusable(message: string, description: string): CredentialHmacKeys {
 
 /** HMAC keys per credential and scheme: a delivery costs no credential read nor derivation. */
 export class SecretCache {
-	/** The trigger passes the process's map (PROCESS_MEMORY); a test its own. */
 	constructor(
 		private readonly clock: () => number = Date.now,
 		private readonly entries = new ProcessMap<SecretCacheEntry>('HMAC keys', { max: 1_000 }),

@@ -2,7 +2,6 @@ import type { INodePropertyOptions } from 'n8n-workflow';
 
 import { optionFields, triggerProperties, type SignatureScheme } from './description';
 
-export type { SignatureScheme };
 export type HmacAlgorithm = 'sha256' | 'sha512';
 export type HmacEncoding = 'hex' | 'base64';
 /** How a delivery's timestamp is written: `auto` reads values above 1e10 as milliseconds. */
