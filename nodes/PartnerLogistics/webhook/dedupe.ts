@@ -5,10 +5,7 @@ import { PROCESS_MEMORY } from '../shared/processMemory';
 
 export const MAX_REMEMBERED_EVENTS = 10_000;
 
-/**
- * Event ids seen by this process per trigger (`scope`), at most `max` each, oldest dropped first.
- * Memory only: a restart forgets, and other n8n processes have their own.
- */
+/** Event ids this n8n process saw per trigger (`scope`), at most `max` each, oldest out first. */
 export class EventIdMemory {
 	constructor(
 		private readonly max = MAX_REMEMBERED_EVENTS,
@@ -27,10 +24,6 @@ export class EventIdMemory {
 			seen.delete(oldest);
 		}
 		return true;
-	}
-
-	size(scope: string): number {
-		return this.scopes.get(scope)?.size ?? 0;
 	}
 }
 

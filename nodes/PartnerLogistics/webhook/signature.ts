@@ -8,12 +8,11 @@ export type Verification =
 	| { ok: true; eventId?: string; timestampMs?: number; secretIndex?: number }
 	| { ok: false; reason: RejectionReason };
 
-/** The secrets' HMAC keys, current first, derived per credential read; `undefined`: none. */
-export interface HmacKeys {
-	readonly bySecret: ReadonlyArray<Buffer | undefined>;
-	/** Tried first: the last to match. Mid-rotation a sender keeps to one secret: 1 HMAC, not 2. */
-	first: number;
-}
+/**
+ * The secrets' HMAC keys, current first (`undefined`: none), derived per credential read. `first`
+ * is the last to match: mid-rotation a sender keeps to one secret, so 1 HMAC, not 2.
+ */
+export type HmacKeys = { readonly bySecret: ReadonlyArray<Buffer | undefined>; first: number };
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
 
@@ -33,7 +32,7 @@ export function verifyStandardWebhook(input: TimedInput & { headers: HeaderMap }
 	const id = headerValue(input.headers, 'webhook-id');
 	const timestamp = headerValue(input.headers, 'webhook-timestamp');
 	const signature = headerValue(input.headers, 'webhook-signature');
-	if (!id || !timestamp || !signature) return rejected('missing-header');
+	if (!id || !timestamp || !signature) return { ok: false, reason: 'missing-header' };
 	// A scan, not split/map/filter: this runs per delivery and those arrays were a tenth of its cost.
 	const candidates: Buffer[] = [];
 	for (let start = 0; start < signature.length; ) {
@@ -53,7 +52,7 @@ export function verifyStandardWebhook(input: TimedInput & { headers: HeaderMap }
 
 /** Stripe's scheme: `t=<timestamp>,v1=<hex>[,v1=<hex>]`, an HMAC-SHA256 of `<t>.<raw body>`. */
 export function verifyStripeSignature(input: TimedInput & { header?: string }): Verification {
-	if (!input.header) return rejected('missing-header');
+	if (!input.header) return { ok: false, reason: 'missing-header' };
 	let timestamp = '';
 	let timestamps = 0;
 	const candidates: Buffer[] = [];
@@ -68,7 +67,7 @@ export function verifyStripeSignature(input: TimedInput & { header?: string }): 
 			if (signature) candidates.push(signature);
 		}
 	}
-	if (timestamps !== 1) return rejected('malformed-header');
+	if (timestamps !== 1) return { ok: false, reason: 'malformed-header' };
 	return verifyTimed(input, timestamp, candidates, `${timestamp}.`);
 }
 
@@ -84,7 +83,7 @@ export function verifyHmacHeader(input: {
 	encoding: HmacEncoding;
 	prefix?: string;
 }): Verification {
-	if (!input.header) return rejected('missing-header');
+	if (!input.header) return { ok: false, reason: 'missing-header' };
 	const prefix = (input.prefix ?? '').toLowerCase();
 	const candidates = input.header
 		.split(/[\s,]+/)
@@ -101,19 +100,17 @@ export function verifyDelivery(
 	hmacKeys: HmacKeys,
 	now = Date.now(),
 ): Verification {
-	const timed = { ...settings, rawBody, hmacKeys, now };
+	const timed = { ...settings, rawBody, hmacKeys, now, headers };
+	const header = (name: string) => headerValue(headers, name);
 	switch (settings.signatureScheme) {
 		case 'standardWebhooks':
-			return verifyStandardWebhook({ ...timed, headers });
+			return verifyStandardWebhook(timed);
 		case 'stripe':
-			return verifyStripeSignature({
-				...timed,
-				header: headerValue(headers, settings.stripeHeaderName),
-			});
+			return verifyStripeSignature({ ...timed, header: header(settings.stripeHeaderName) });
 		case 'hmacHeader': {
 			const { hmacAlgorithm: algorithm, hmacEncoding: encoding, hmacPrefix: prefix } = settings;
-			const header = headerValue(headers, settings.hmacHeaderName);
-			return verifyHmacHeader({ rawBody, hmacKeys, header, algorithm, encoding, prefix });
+			const signature = header(settings.hmacHeaderName);
+			return verifyHmacHeader({ ...timed, header: signature, algorithm, encoding, prefix });
 		}
 		case 'none':
 			return { ok: true };
@@ -134,7 +131,7 @@ function verifyTimed(
 	signedPrefix: string,
 	eventId?: string,
 ): Verification {
-	if (candidates.length === 0) return rejected('malformed-header');
+	if (candidates.length === 0) return { ok: false, reason: 'malformed-header' };
 	const { toleranceSeconds, timestampUnit = 'auto', now = Date.now() } = input;
 	const time = checkTimestamp(timestamp, toleranceSeconds, timestampUnit, now);
 	if (!time.ok) return time;
@@ -149,7 +146,7 @@ export function checkTimestamp(
 	unit: TimestampUnit,
 	now: number,
 ): { ok: true; ms: number } | Extract<Verification, { ok: false }> {
-	if (!/^\d{1,16}$/.test(value)) return rejected('malformed-header');
+	if (!/^\d{1,16}$/.test(value)) return { ok: false, reason: 'malformed-header' };
 	const number = Number(value);
 	// 1e10 seconds is the year 2286, 1e10 ms April 1970: the cut n8n's own signature helper uses.
 	const inMilliseconds = unit === 'milliseconds' || (unit === 'auto' && number > 1e10);
@@ -157,8 +154,8 @@ export function checkTimestamp(
 	const scale = inMilliseconds ? 1 : 1000;
 	const age = Math.floor(now / scale) - number;
 	const tolerance = (toleranceSeconds * 1000) / scale;
-	if (age > tolerance) return rejected('stale-timestamp');
-	if (-age > tolerance) return rejected('future-timestamp');
+	if (age > tolerance) return { ok: false, reason: 'stale-timestamp' };
+	if (-age > tolerance) return { ok: false, reason: 'future-timestamp' };
 	return { ok: true, ms: number * scale };
 }
 
@@ -170,7 +167,7 @@ function verifySigned(
 	candidates: Buffer[],
 	signedPrefix = '',
 ): Verification {
-	if (candidates.length === 0) return rejected('malformed-header');
+	if (candidates.length === 0) return { ok: false, reason: 'malformed-header' };
 	const { bySecret } = hmacKeys;
 	let reason: RejectionReason = 'no-secret';
 	for (let step = 0; step < bySecret.length; step++) {
@@ -189,7 +186,7 @@ function verifySigned(
 			return { ok: true, secretIndex };
 		}
 	}
-	return rejected(reason);
+	return { ok: false, reason };
 }
 
 function decodeSignature(value: string, encoding: HmacEncoding): Buffer | undefined {
@@ -199,8 +196,4 @@ function decodeSignature(value: string, encoding: HmacEncoding): Buffer | undefi
 			? value.length % 2 === 0 && /^[0-9a-fA-F]+$/.test(value)
 			: /^[A-Za-z0-9+/]+={0,2}$/.test(value);
 	return valid ? Buffer.from(value, encoding) : undefined;
-}
-
-function rejected(reason: RejectionReason): Extract<Verification, { ok: false }> {
-	return { ok: false, reason };
 }

@@ -3,6 +3,7 @@ import {
 	isRedelivery,
 	MAX_REMEMBERED_EVENTS,
 } from '../../../nodes/PartnerLogistics/webhook/dedupe';
+import { ProcessMap } from '../../../nodes/PartnerLogistics/shared/processMap';
 
 const NOW = 1_000_000;
 const HOUR = 3_600_000;
@@ -19,10 +20,11 @@ describe('EventIdMemory', () => {
 	});
 
 	it(`holds at most ${MAX_REMEMBERED_EVENTS} ids per trigger by default, dropping the oldest first`, () => {
-		const memory = new EventIdMemory();
+		const scopes = new ProcessMap<Map<string, number>>('event ids', { max: 1_000 });
+		const memory = new EventIdMemory(MAX_REMEMBERED_EVENTS, scopes);
 		const until = NOW + 24 * HOUR;
 		for (let i = 0; i < MAX_REMEMBERED_EVENTS + 5; i++) memory.claim('t', `id${i}`, until, NOW);
-		expect(memory.size('t')).toBe(MAX_REMEMBERED_EVENTS);
+		expect(scopes.get('t')?.size).toBe(MAX_REMEMBERED_EVENTS);
 		// The five oldest went; the sixth oldest and the newest are still held.
 		expect(memory.claim('t', 'id5', until, NOW)).toBe(false);
 		expect(memory.claim('t', `id${MAX_REMEMBERED_EVENTS + 4}`, until, NOW)).toBe(false);
@@ -42,10 +44,11 @@ describe('EventIdMemory', () => {
 	});
 
 	it('drops expired ids as it goes, so an idle trigger does not keep them', () => {
-		const memory = new EventIdMemory();
+		const scopes = new ProcessMap<Map<string, number>>('event ids', { max: 1_000 });
+		const memory = new EventIdMemory(MAX_REMEMBERED_EVENTS, scopes);
 		for (let i = 0; i < 100; i++) memory.claim('t', `old${i}`, NOW + 10, NOW);
 		memory.claim('t', 'new', NOW + 1000, NOW + 20);
-		expect(memory.size('t')).toBe(1);
+		expect(scopes.get('t')?.size).toBe(1);
 	});
 });
 
