@@ -133,10 +133,9 @@ const problemError = (context: IHookFunctions | IWebhookFunctions, problem: Misc
 	new NodeOperationError(context.getNode(), problem.message, problem);
 
 /**
- * A delivery nothing runs for. Listening for a test event the problem is thrown: n8n shows it on
- * the trigger and stops listening, the sender gets n8n's generic 500. Otherwise it goes to n8n's
- * log (never a header, the body or a secret) and the sender gets a generic answer: a refusal's
- * status, or a 503 for the trigger's own configuration problem.
+ * A delivery nothing runs for. Listening for a test event, the problem is thrown (n8n shows it and
+ * stops listening; the sender gets a 500). Else it goes to n8n's log (no header, body or secret)
+ * and the sender gets a generic answer: the refusal's status, or 503 for a configuration problem.
  */
 function decline(context: IWebhookFunctions, why: RefusalReason | Misconfiguration) {
 	const refusal = typeof why === 'string' ? REFUSALS[why] : undefined;

@@ -7,10 +7,7 @@ import type {
 import { credentialTestSession, type Failure } from '../pipeline/request';
 import { hubGetMany } from '../resources/hub/getAll';
 
-/**
- * The credential's Test button: lists the hubs (GET /partner-api/hubs) through the node's own
- * request path, so a redirect is never followed with the key and no secret appears in a message.
- */
+/** The Test button: the hubs, read as the nodes read (no redirect followed, no secret shown). */
 export async function testApiKey(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
@@ -39,10 +36,7 @@ const STATUS_WORDS: Record<number, string> = {
 	429: 'The API is rate limiting this key right now (429). Test again in a moment.',
 };
 
-/**
- * What an answer other than the hubs says of the credential (`said`: the failure described);
- * nothing for an answer too large.
- */
+/** What an answer other than the hubs (`said`: described) tells of the credential; none if huge. */
 export function testAnswer(failure: Failure, said: string): string | undefined {
 	if (failure.kind === 'fault') {
 		if (failure.code === 'E_ANSWER_TOO_LARGE') return undefined;
@@ -52,12 +46,10 @@ export function testAnswer(failure: Failure, said: string): string | undefined {
 		return `${said}. ${advice}`;
 	}
 	const { status } = failure.response;
-	if (failure.kind === 'unexpected') {
+	if (failure.kind === 'unexpected')
 		return `The Base URL answered ${status} with ${said} instead of the API's list of hubs. Check that it ends in /api/v1.`;
-	}
-	if (status >= 300 && status < 400) {
+	if (status >= 300 && status < 400)
 		return `The API answered with ${said}. Check the credential's Base URL.`;
-	}
 	if (STATUS_WORDS[status]) return STATUS_WORDS[status];
 	if (status >= 500)
 		return `The Partner Logistics API failed (${status}): ${said}. Test again later.`;

@@ -4,10 +4,7 @@ import { valueAt } from '../shared/valueAt';
 import { headerValue, type HeaderMap, type Verification } from './signature';
 import type { TriggerSettings } from './settings';
 
-/**
- * Parses the verified raw bytes (what was signed, not n8n's parsed body). Any JSON value is an
- * event (refusing only makes the sender retry for days); a non-JSON content type is refused.
- */
+/** The verified raw bytes as JSON: any value is an event (a refused one is retried for days). */
 export function parseEventBody(
 	rawBody: Buffer,
 	contentType: string | undefined,

@@ -11,9 +11,10 @@ export type CredentialHmacKeys =
 	| { ok: false; problem: Misconfiguration };
 
 /** The fields of the Partner Logistics API credential the trigger reads. */
-export type SigningSecrets = Partial<
-	Record<'webhookSigningSecret' | 'previousWebhookSigningSecret', unknown>
->;
+export type SigningSecrets = {
+	webhookSigningSecret?: unknown;
+	previousWebhookSigningSecret?: unknown;
+};
 
 /** The trigger's credential: without an id it is read (a database read, decryption) every time. */
 export interface TriggerCredential {
@@ -49,10 +50,7 @@ export function deriveHmacKeys(secrets: readonly string[], scheme: SignatureSche
 	return { bySecret: secrets.map(hmacKeyOf), first: 0 };
 }
 
-/**
- * The HMAC keys of the credential's secrets (copy-and-paste whitespace trimmed), current first. A
- * signing scheme without a usable current secret is a problem naming the field, never a pass.
- */
+/** The secrets' HMAC keys (trimmed), current first; none usable is a problem, never a pass. */
 export function credentialHmacKeys(
 	scheme: SignatureScheme,
 	credential: SigningSecrets,

@@ -24,10 +24,7 @@ interface TimedInput {
 	now?: number;
 }
 
-/**
- * Standard Webhooks (standardwebhooks.com): `webhook-signature` holds space-separated `v1,<base64>`
- * entries, each an HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`.
- */
+/** Standard Webhooks: `webhook-signature`'s `v1,<base64>` HMAC-SHA256s of `<id>.<ts>.<body>`. */
 export function verifyStandardWebhook(input: TimedInput & { headers: HeaderMap }): Verification {
 	const id = headerValue(input.headers, 'webhook-id');
 	const timestamp = headerValue(input.headers, 'webhook-timestamp');
@@ -71,10 +68,7 @@ export function verifyStripeSignature(input: TimedInput & { header?: string }): 
 	return verifyTimed(input, timestamp, candidates, `${timestamp}.`);
 }
 
-/**
- * An HMAC of the raw body alone in one header (GitHub-style), several separated by commas or
- * spaces. Untimestamped: only event-id deduplication stands between a capture and its replay.
- */
+/** GitHub-style HMACs of the raw body in one header; untimestamped: only dedupe stops a replay. */
 export function verifyHmacHeader(input: {
 	rawBody: Buffer;
 	header?: string;
