@@ -155,16 +155,15 @@ export const triggerProperties: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: { signatureScheme: ['none'] } },
 	},
-	{
-		displayName: 'Events',
-		name: 'events',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. booking.created, payment.*',
-		hint: 'Event types to accept, separated by commas; leave empty for every event. Take the names from the partner portal or a received event.',
-		description:
-			'Other events are acknowledged to the sender and dropped. A trailing * matches a prefix.',
-	},
+	textField(
+		'events',
+		'Events',
+		'Other events are acknowledged to the sender and dropped. A trailing * matches a prefix.',
+		'booking.created, payment.*',
+		{
+			hint: 'Event types to accept, separated by commas; leave empty for every event. Take the names from the partner portal or a received event.',
+		},
+	),
 	{
 		displayName: 'Options',
 		name: 'options',

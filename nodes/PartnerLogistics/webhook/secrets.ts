@@ -56,10 +56,9 @@ export function credentialHmacKeys(
 	credential: SigningSecrets,
 ): CredentialHmacKeys {
 	if (scheme === 'none') return { ok: true, hmacKeys: deriveHmacKeys([], scheme) };
-	const [current, previous] = [
-		credential.webhookSigningSecret,
-		credential.previousWebhookSigningSecret,
-	].map((secret) => (typeof secret === 'string' ? secret.trim() : ''));
+	const trimmed = (secret: unknown) => (typeof secret === 'string' ? secret.trim() : '');
+	const current = trimmed(credential.webhookSigningSecret);
+	const previous = trimmed(credential.previousWebhookSigningSecret);
 	if (current === '') {
 		return unusable(
 			'The Partner Logistics API credential has no Webhook Signing Secret',
@@ -87,10 +86,7 @@ export class SecretCache {
 		private readonly entries = new ProcessMap<SecretCacheEntry>('HMAC keys', { max: 1_000 }),
 	) {}
 
-	async hmacKeys(
-		credential: TriggerCredential,
-		wanted: HmacKeysWanted,
-	): Promise<CredentialHmacKeys> {
+	async hmacKeys(credential: TriggerCredential, wanted: HmacKeysWanted) {
 		if (credential.scheme === 'none') return credentialHmacKeys('none', {});
 		const id = credential.id ? `${credential.scheme}/${credential.id}` : undefined;
 		const now = this.clock();
@@ -99,9 +95,8 @@ export class SecretCache {
 		const maxAgeMs = reusable ? HMAC_KEYS_REUSED_FOR_MS : HMAC_KEYS_REREAD_AFTER_MS;
 		if (cached && wanted !== 'fresh' && now - cached.readAt < maxAgeMs) return cached.hmacKeys;
 		const secrets = await credential.read().catch((error: Error) => error);
-		if (secrets instanceof Error) {
+		if (secrets instanceof Error)
 			return unusable('The Partner Logistics API credential could not be read', secrets.message);
-		}
 		const hmacKeys = credentialHmacKeys(credential.scheme, secrets);
 		if (id !== undefined) this.entries.set(id, { hmacKeys, readAt: now });
 		return hmacKeys;
