@@ -27,8 +27,7 @@ export class PartnerLogisticsTrigger implements INodeType {
 			dark: 'file:../../icons/partnerLogistics.dark.svg',
 		},
 		group: ['trigger'],
-		// 1.1 behaves as 1, but at 1 n8n 2.41 evaluates the Webhook node v1's binaryData option, in
-		// an expression isolate, on every delivery: ~10% of n8n's CPU per delivery (bench/trigger.ts).
+		// 1.1 is 1 without the Webhook v1 option n8n evaluates per delivery (docs/triggers.md).
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: '={{$parameter["events"] ? "Events: " + $parameter["events"] : "All events"}}',
@@ -91,9 +90,7 @@ export class PartnerLogisticsTrigger implements INodeType {
 
 		const item = eventItem(body.event, verification, settings, delivery.headers);
 		if (!acceptsEventType(settings.eventTypes, item.type)) return acknowledge('event-type');
-		// Test events are never deduplicated, so each one shows in the editor. Redeliveries are known
-		// per trigger in this process's memory, not in static data: n8n 2.41.1 does not save it after
-		// a delivery that starts an execution (measured).
+		// Test events are not deduplicated, so each shows; memory, not static data: docs/triggers.md.
 		const scope = `${this.getWorkflow().id}/${this.getNode().id}`;
 		if (!test && isRedelivery(scope, item.id, delivery, verification, settings)) {
 			return acknowledge('duplicate');

@@ -32,11 +32,7 @@ export function acceptsEventType(accepted: readonly string[], type: string | nul
 	);
 }
 
-/**
- * What the trigger emits for an accepted delivery: its `id` (`webhook-id` for Standard Webhooks,
- * else the Event ID Field), `type` (the Event Type Field, else the Event Type Header), signed
- * `timestamp` (ISO 8601), each null when there is none, and the `event` (any JSON) and headers.
- */
+/** The item an accepted delivery runs with: its fields are described in docs/triggers.md. */
 export function eventItem(
 	event: JsonValue,
 	verification: Extract<Verification, { ok: true }>,
