@@ -13,14 +13,11 @@ export async function testApiKey(
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
 	const api = credentialTestSession(this, credential, testAnswer);
-	if (!/^https?:\/\/[^/\s]+/i.test(api.settings.transport.baseUrl)) {
-		return {
-			status: 'Error',
-			message:
-				'The Base URL must be the API address ending in /api/v1, e.g. https://logistics.example.com/api/v1',
-		};
-	}
 	try {
+		if (!/^https?:\/\/[^/\s]+/i.test(api.settings.transport.baseUrl))
+			throw new Error(
+				'The Base URL must be the API address ending in /api/v1, e.g. https://logistics.example.com/api/v1',
+			);
 		await api.read({ method: 'GET', url: hubGetMany.path, itemIndex: 0 }, 'the list of hubs');
 		return { status: 'OK', message: 'Connection successful!' };
 	} catch (error) {
