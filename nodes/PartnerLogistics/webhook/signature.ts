@@ -50,22 +50,17 @@ export function verifyStandardWebhook(input: TimedInput & { headers: HeaderMap }
 /** Stripe's scheme: `t=<timestamp>,v1=<hex>[,v1=<hex>]`, an HMAC-SHA256 of `<t>.<raw body>`. */
 export function verifyStripeSignature(input: TimedInput & { header?: string }): Verification {
 	if (!input.header) return { ok: false, reason: 'missing-header' };
-	let timestamp = '';
-	let timestamps = 0;
+	const timestamps: string[] = [];
 	const candidates: Buffer[] = [];
 	for (const field of input.header.split(',')) {
 		// `name=value`, the value read up to a further `=` as Stripe's own library reads it.
 		const [name, value = ''] = field.trim().split('=', 2);
-		if (name === 't') {
-			timestamp = value;
-			timestamps++;
-		} else if (name === 'v1') {
-			const signature = decodeSignature(value, 'hex');
-			if (signature) candidates.push(signature);
-		}
+		if (name === 't') timestamps.push(value);
+		const signature = name === 'v1' && decodeSignature(value, 'hex');
+		if (signature) candidates.push(signature);
 	}
-	if (timestamps !== 1) return { ok: false, reason: 'malformed-header' };
-	return verifyTimed(input, timestamp, candidates, `${timestamp}.`);
+	if (timestamps.length !== 1) return { ok: false, reason: 'malformed-header' };
+	return verifyTimed(input, timestamps[0], candidates, `${timestamps[0]}.`);
 }
 
 /** GitHub-style HMACs of the raw body in one header; untimestamped: only dedupe stops a replay. */
@@ -81,9 +76,8 @@ export function verifyHmacHeader(input: {
 	const prefix = (input.prefix ?? '').toLowerCase();
 	const candidates = input.header
 		.split(/[\s,]+/)
-		.filter((entry) => entry !== '' && entry.toLowerCase().startsWith(prefix))
-		.map((entry) => decodeSignature(entry.slice(prefix.length), input.encoding))
-		.filter((candidate): candidate is Buffer => candidate !== undefined);
+		.filter((entry) => entry.toLowerCase().startsWith(prefix))
+		.flatMap((entry) => decodeSignature(entry.slice(prefix.length), input.encoding) ?? []);
 	return verifySigned(input.hmacKeys, input.algorithm, input.rawBody, candidates);
 }
 
@@ -172,10 +166,9 @@ function verifySigned(
 		const expected = createHmac(algorithm, hmacKey).update(signedPrefix).update(body).digest();
 		// Constant-time: every candidate is compared in full. A digest's length is public (the
 		// algorithm's), so checking it first leaks nothing.
-		const matched = candidates.filter(
-			(candidate) => candidate.length === expected.length && timingSafeEqual(candidate, expected),
-		);
-		if (matched.length > 0) {
+		const same = (candidate: Buffer) =>
+			candidate.length === expected.length && timingSafeEqual(candidate, expected);
+		if (candidates.filter(same).length > 0) {
 			hmacKeys.first = secretIndex;
 			return { ok: true, secretIndex };
 		}
