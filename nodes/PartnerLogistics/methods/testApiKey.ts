@@ -5,7 +5,7 @@ import type {
 } from 'n8n-workflow';
 
 import { credentialTestSession, type Failure } from '../pipeline/request';
-import { hubGetMany } from '../resources/hub/getAll';
+import { LIST_HUBS } from './searchHubs';
 
 /** The Test button: the hubs, read as the nodes read (no redirect followed, no secret shown). */
 export async function testApiKey(
@@ -18,7 +18,7 @@ export async function testApiKey(
 			throw new Error(
 				'The Base URL must be the API address ending in /api/v1, e.g. https://logistics.example.com/api/v1',
 			);
-		await api.read({ method: 'GET', url: hubGetMany.path, itemIndex: 0 }, 'the list of hubs');
+		await api.read(LIST_HUBS, 'the list of hubs');
 		return { status: 'OK', message: 'Connection successful!' };
 	} catch (error) {
 		return { status: 'Error', message: (error as Error).message };
