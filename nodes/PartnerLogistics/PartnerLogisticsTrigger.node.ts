@@ -27,8 +27,7 @@ export class PartnerLogisticsTrigger implements INodeType {
 			dark: 'file:../../icons/partnerLogistics.dark.svg',
 		},
 		group: ['trigger'],
-		// 1.1 behaves as 1, but at 1 n8n 2.41 evaluates the Webhook node v1's binaryData option, in
-		// an expression isolate, on every delivery: ~10% of n8n's CPU per delivery (bench/trigger.ts).
+		// 1.1 is 1 without the Webhook v1 option n8n evaluates per delivery (docs/triggers.md).
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: '={{$parameter["events"] ? "Events: " + $parameter["events"] : "All events"}}',
@@ -65,9 +64,7 @@ export class PartnerLogisticsTrigger implements INodeType {
 			async create(this: IHookFunctions): Promise<boolean> {
 				return await checkConfiguration(this);
 			},
-			async delete(this: IHookFunctions): Promise<boolean> {
-				return true;
-			},
+			delete: async () => true,
 		},
 	};
 
@@ -93,9 +90,7 @@ export class PartnerLogisticsTrigger implements INodeType {
 
 		const item = eventItem(body.event, verification, settings, delivery.headers);
 		if (!acceptsEventType(settings.eventTypes, item.type)) return acknowledge('event-type');
-		// Test events are never deduplicated, so each one shows in the editor. Redeliveries are known
-		// per trigger in this process's memory, not in static data: n8n 2.41.1 does not save it after
-		// a delivery that starts an execution (measured).
+		// Test events are not deduplicated, so each shows; memory, not static data: docs/triggers.md.
 		const scope = `${this.getWorkflow().id}/${this.getNode().id}`;
 		if (!test && isRedelivery(scope, item.id, delivery, verification, settings)) {
 			return acknowledge('duplicate');
@@ -131,34 +126,25 @@ async function checkConfiguration(context: IHookFunctions): Promise<boolean> {
 	return true;
 }
 
-function problemError(context: IHookFunctions | IWebhookFunctions, problem: Misconfiguration) {
-	const { message, description } = problem;
-	return new NodeOperationError(context.getNode(), message, { description });
-}
+const problemError = (context: IHookFunctions | IWebhookFunctions, problem: Misconfiguration) =>
+	new NodeOperationError(context.getNode(), problem.message, problem);
 
 /**
- * A delivery nothing runs for. Listening for a test event the problem is thrown: n8n shows it on
- * the trigger and stops listening, the sender gets n8n's generic 500. Otherwise it goes to n8n's
- * log (never a header, the body or a secret) and the sender gets a generic answer: a refusal's
- * status, or a 503 for the trigger's own configuration problem.
+ * A delivery nothing runs for. Listening for a test event, the problem is thrown (n8n shows it and
+ * stops listening; the sender gets a 500). Else it goes to n8n's log (no header, body or secret)
+ * and the sender gets a generic answer: the refusal's status, or 503 for a configuration problem.
  */
-function decline(
-	context: IWebhookFunctions,
-	why: RefusalReason | Misconfiguration,
-): IWebhookResponseData {
+function decline(context: IWebhookFunctions, why: RefusalReason | Misconfiguration) {
 	const refusal = typeof why === 'string' ? REFUSALS[why] : undefined;
-	const problem =
-		typeof why === 'string'
-			? { message: `Test event refused: ${REFUSALS[why].what}`, description: REFUSALS[why].check }
-			: why;
+	const problem = refusal
+		? { message: `Test event refused: ${refusal.what}`, description: refusal.check }
+		: (why as Misconfiguration);
 	if (context.getMode() === 'manual') throw problemError(context, problem);
 	const logged = refusal
 		? `refused a delivery with ${refusal.status}: ${refusal.what} (${why})`
 		: `cannot check deliveries: ${problem.message}. ${problem.description}`;
-	const { name } = context.getNode();
-	context.logger[refusal ? 'info' : 'warn'](
-		`Partner Logistics Trigger "${name}" in workflow ${context.getWorkflow().id} ${logged}`,
-	);
+	const where = `"${context.getNode().name}" in workflow ${context.getWorkflow().id}`;
+	context.logger[refusal ? 'info' : 'warn'](`Partner Logistics Trigger ${where} ${logged}`);
 	const status = refusal?.status ?? 503;
 	context.getResponseObject().status(status).json({ message: SENDER_MESSAGES[status] });
 	return { noWebhookResponse: true };

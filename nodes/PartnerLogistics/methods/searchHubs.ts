@@ -8,6 +8,8 @@ import type {
 import { pickerSession } from '../pipeline/request';
 import { hubGetMany } from '../resources/hub/getAll';
 
+export const LIST_HUBS = { method: 'GET' as const, url: hubGetMany.path, itemIndex: 0 };
+
 /**
  * Active hubs for the pickers, by Hub › Get Many. The spec shows no hub field but the id: a hub
  * is labelled by the name/city it has. A failed load throws: the dropdown shows why, not nothing.
@@ -16,9 +18,8 @@ export async function searchHubs(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const request = { method: 'GET' as const, url: hubGetMany.path, itemIndex: 0 };
 	const api = await pickerSession(this);
-	const { body: hubs } = await api.read(request, 'the list of hubs', {
+	const { body: hubs } = await api.read(LIST_HUBS, 'the list of hubs', {
 		prefix: 'Could not load hubs:',
 	});
 	const needle = filter?.trim().toLowerCase() ?? '';

@@ -5,26 +5,20 @@ import type {
 } from 'n8n-workflow';
 
 import { credentialTestSession, type Failure } from '../pipeline/request';
-import { hubGetMany } from '../resources/hub/getAll';
+import { LIST_HUBS } from './searchHubs';
 
-/**
- * The credential's Test button: lists the hubs (GET /partner-api/hubs) through the node's own
- * request path, so a redirect is never followed with the key and no secret appears in a message.
- */
+/** The Test button: the hubs, read as the nodes read (no redirect followed, no secret shown). */
 export async function testApiKey(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
 	const api = credentialTestSession(this, credential, testAnswer);
-	if (!/^https?:\/\/[^/\s]+/i.test(api.settings.transport.baseUrl)) {
-		return {
-			status: 'Error',
-			message:
-				'The Base URL must be the API address ending in /api/v1, e.g. https://logistics.example.com/api/v1',
-		};
-	}
 	try {
-		await api.read({ method: 'GET', url: hubGetMany.path, itemIndex: 0 }, 'the list of hubs');
+		if (!/^https?:\/\/[^/\s]+/i.test(api.settings.transport.baseUrl))
+			throw new Error(
+				'The Base URL must be the API address ending in /api/v1, e.g. https://logistics.example.com/api/v1',
+			);
+		await api.read(LIST_HUBS, 'the list of hubs');
 		return { status: 'OK', message: 'Connection successful!' };
 	} catch (error) {
 		return { status: 'Error', message: (error as Error).message };
@@ -39,10 +33,7 @@ const STATUS_WORDS: Record<number, string> = {
 	429: 'The API is rate limiting this key right now (429). Test again in a moment.',
 };
 
-/**
- * What an answer other than the hubs says of the credential (`said`: the failure described);
- * nothing for an answer too large.
- */
+/** What an answer other than the hubs (`said`: described) tells of the credential; none if huge. */
 export function testAnswer(failure: Failure, said: string): string | undefined {
 	if (failure.kind === 'fault') {
 		if (failure.code === 'E_ANSWER_TOO_LARGE') return undefined;
@@ -52,12 +43,10 @@ export function testAnswer(failure: Failure, said: string): string | undefined {
 		return `${said}. ${advice}`;
 	}
 	const { status } = failure.response;
-	if (failure.kind === 'unexpected') {
+	if (failure.kind === 'unexpected')
 		return `The Base URL answered ${status} with ${said} instead of the API's list of hubs. Check that it ends in /api/v1.`;
-	}
-	if (status >= 300 && status < 400) {
+	if (status >= 300 && status < 400)
 		return `The API answered with ${said}. Check the credential's Base URL.`;
-	}
 	if (STATUS_WORDS[status]) return STATUS_WORDS[status];
 	if (status >= 500)
 		return `The Partner Logistics API failed (${status}): ${said}. Test again later.`;

@@ -5,27 +5,8 @@ import { PROCESS_MEMORY } from '../shared/processMemory';
 
 export const MAX_REMEMBERED_EVENTS = 10_000;
 
-/** Its event id, or else a digest of its body: a redelivery without an id is still one event. */
-export function deliveryId(eventId: string | null, rawBody: Buffer): string {
-	return eventId ?? `sha256:${createHash('sha256').update(rawBody).digest('base64')}`;
-}
-
-/** Until when a delivery's id is remembered: the hours set, at least while a replay could pass. */
-export function rememberUntil(
-	timestampMs: number | undefined,
-	now: number,
-	settings: { toleranceSeconds: number; rememberEventIdsHours: number },
-): number {
-	const replayable = Math.max(now, timestampMs ?? now) + settings.toleranceSeconds * 1000;
-	return Math.max(now + settings.rememberEventIdsHours * 3_600_000, replayable);
-}
-
-/**
- * Event ids seen by this process per trigger (`scope`), at most `max` each, oldest dropped first.
- * Memory only: a restart forgets, and other n8n processes have their own.
- */
+/** Event ids this n8n process saw per trigger (`scope`), at most `max` each, oldest out first. */
 export class EventIdMemory {
-	/** The trigger's is the process's map (PROCESS_MEMORY); a test's its own. */
 	constructor(
 		private readonly max = MAX_REMEMBERED_EVENTS,
 		private readonly scopes = new ProcessMap<Map<string, number>>('event ids', { max: 1_000 }),
@@ -34,8 +15,7 @@ export class EventIdMemory {
 	/** Records `id` until `until`: true, or false while a record holds (synchronous: one wins). */
 	claim(scope: string, id: string, until: number, now: number): boolean {
 		const seen = this.scopes.use(scope, () => new Map<string, number>());
-		const held = seen.get(id);
-		if (held !== undefined && held > now) return false;
+		if ((seen.get(id) ?? now) > now) return false;
 		// Deleted first, so a re-recorded id moves to the end of Map's insertion order.
 		seen.delete(id);
 		seen.set(id, until);
@@ -44,10 +24,6 @@ export class EventIdMemory {
 			seen.delete(oldest);
 		}
 		return true;
-	}
-
-	size(scope: string): number {
-		return this.scopes.get(scope)?.size ?? 0;
 	}
 }
 
@@ -62,6 +38,11 @@ export function isRedelivery(
 	settings: { toleranceSeconds: number; rememberEventIdsHours: number },
 	now = Date.now(),
 ): boolean {
-	const until = rememberUntil(verification.timestampMs, now, settings);
-	return !eventIdMemory.claim(scope, deliveryId(eventId, delivery.rawBody), until, now);
+	// No event id: a digest of the body, so a redelivery without one is still one event.
+	const id = eventId ?? `sha256:${createHash('sha256').update(delivery.rawBody).digest('base64')}`;
+	// The hours set, at least while a replay could still pass the timestamp check.
+	const replayable =
+		Math.max(now, verification.timestampMs ?? now) + settings.toleranceSeconds * 1e3;
+	const until = Math.max(now + settings.rememberEventIdsHours * 3_600_000, replayable);
+	return !eventIdMemory.claim(scope, id, until, now);
 }

@@ -1,48 +1,42 @@
 import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
 
+import { textField } from '../descriptions/fields';
+
 /** How deliveries are signed: the values of Signature Scheme. */
 export type SignatureScheme = 'standardWebhooks' | 'stripe' | 'hmacHeader' | 'none';
 
 const showFor = (...schemes: SignatureScheme[]) => ({ show: { '/signatureScheme': schemes } });
+/** An options parameter's choices, by value. */
+const choices = (names: Record<string, string>) =>
+	Object.entries(names).map(([value, name]) => ({ name, value }));
 
 /** The trigger's Options: each option's default is declared here once (settings.ts reads it). */
 export const optionFields: INodeProperties[] = [
-	{
-		displayName: 'Event ID Field',
-		name: 'eventIdField',
-		type: 'string',
-		default: 'id',
-		placeholder: 'e.g. data.eventId',
-		description:
-			'Payload field holding the event ID, used to drop redelivered events. Standard Webhooks uses the webhook-ID header instead.',
-		displayOptions: showFor('stripe', 'hmacHeader', 'none'),
-	},
-	{
-		displayName: 'Event Type Field',
-		name: 'eventTypeField',
-		type: 'string',
-		default: 'type',
-		placeholder: 'e.g. type or data.eventType',
-		description:
-			'Payload field holding the event type that Events filters on. Dots read nested fields.',
-	},
-	{
-		displayName: 'Event Type Header',
-		name: 'eventTypeHeader',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. X-Event-Type',
-		description:
-			'Header holding the event type, read only when the payload has no Event Type Field (for example when it is an array). A name of your choosing: the Partner Logistics API documentation names no such header. Empty reads none.',
-	},
+	textField(
+		'eventIdField',
+		'Event ID Field',
+		'Payload field holding the event ID, used to drop redelivered events. Standard Webhooks uses the webhook-ID header instead.',
+		'data.eventId',
+		{ default: 'id', displayOptions: showFor('stripe', 'hmacHeader', 'none') },
+	),
+	textField(
+		'eventTypeField',
+		'Event Type Field',
+		'Payload field holding the event type that Events filters on. Dots read nested fields.',
+		'type or data.eventType',
+		{ default: 'type' },
+	),
+	textField(
+		'eventTypeHeader',
+		'Event Type Header',
+		'Header holding the event type, read only when the payload has no Event Type Field (for example when it is an array). A name of your choosing: the Partner Logistics API documentation names no such header. Empty reads none.',
+		'X-Event-Type',
+	),
 	{
 		displayName: 'HMAC Algorithm',
 		name: 'hmacAlgorithm',
 		type: 'options',
-		options: [
-			{ name: 'SHA-256', value: 'sha256' },
-			{ name: 'SHA-512', value: 'sha512' },
-		],
+		options: choices({ sha256: 'SHA-256', sha512: 'SHA-512' }),
 		default: 'sha256',
 		description: 'Hash function of the HMAC the sender computes over the raw body',
 		displayOptions: showFor('hmacHeader'),
@@ -51,33 +45,25 @@ export const optionFields: INodeProperties[] = [
 		displayName: 'HMAC Encoding',
 		name: 'hmacEncoding',
 		type: 'options',
-		options: [
-			{ name: 'Base64', value: 'base64' },
-			{ name: 'Hex', value: 'hex' },
-		],
+		options: choices({ base64: 'Base64', hex: 'Hex' }),
 		default: 'hex',
 		description: 'How the signature is written in the header',
 		displayOptions: showFor('hmacHeader'),
 	},
-	{
-		displayName: 'HMAC Signature Header',
-		name: 'hmacHeaderName',
-		type: 'string',
-		default: 'X-Signature',
-		placeholder: 'e.g. X-Signature',
-		description:
-			'Header carrying the signature. Several signatures separated by commas or spaces are accepted if any matches.',
-		displayOptions: showFor('hmacHeader'),
-	},
-	{
-		displayName: 'HMAC Signature Prefix',
-		name: 'hmacPrefix',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. sha256=',
-		description: 'Text before each signature in the header, if the sender adds one',
-		displayOptions: showFor('hmacHeader'),
-	},
+	textField(
+		'hmacHeaderName',
+		'HMAC Signature Header',
+		'Header carrying the signature. Several signatures separated by commas or spaces are accepted if any matches.',
+		'X-Signature',
+		{ default: 'X-Signature', displayOptions: showFor('hmacHeader') },
+	),
+	textField(
+		'hmacPrefix',
+		'HMAC Signature Prefix',
+		'Text before each signature in the header, if the sender adds one',
+		'sha256=',
+		{ displayOptions: showFor('hmacHeader') },
+	),
 	{
 		displayName: 'Remember Event IDs For (Hours)',
 		name: 'rememberEventIdsHours',
@@ -87,15 +73,13 @@ export const optionFields: INodeProperties[] = [
 		description:
 			'How long a received event ID is remembered, so that a redelivery of the event (senders retry for days, each time with a fresh signature) is acknowledged without running the workflow again. At most 10,000 IDs per trigger, in the memory of this n8n process.',
 	},
-	{
-		displayName: 'Stripe-Style Signature Header',
-		name: 'stripeHeaderName',
-		type: 'string',
-		default: 'Stripe-Signature',
-		placeholder: 'e.g. Stripe-Signature',
-		description: 'Header carrying t=…,v1=…',
-		displayOptions: showFor('stripe'),
-	},
+	textField(
+		'stripeHeaderName',
+		'Stripe-Style Signature Header',
+		'Header carrying t=…,v1=…',
+		'Stripe-Signature',
+		{ default: 'Stripe-Signature', displayOptions: showFor('stripe') },
+	),
 	{
 		displayName: 'Timestamp Tolerance (Seconds)',
 		name: 'toleranceSeconds',
@@ -114,8 +98,7 @@ export const optionFields: INodeProperties[] = [
 				value: 'auto',
 				description: 'Values above 10,000,000,000 are milliseconds, others seconds',
 			},
-			{ name: 'Milliseconds', value: 'milliseconds' },
-			{ name: 'Seconds', value: 'seconds' },
+			...choices({ milliseconds: 'Milliseconds', seconds: 'Seconds' }),
 		],
 		default: 'auto',
 		description: 'Unit of the signed timestamp the sender writes',
@@ -172,16 +155,15 @@ export const triggerProperties: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: { signatureScheme: ['none'] } },
 	},
-	{
-		displayName: 'Events',
-		name: 'events',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. booking.created, payment.*',
-		hint: 'Event types to accept, separated by commas; leave empty for every event. Take the names from the partner portal or a received event.',
-		description:
-			'Other events are acknowledged to the sender and dropped. A trailing * matches a prefix.',
-	},
+	textField(
+		'events',
+		'Events',
+		'Other events are acknowledged to the sender and dropped. A trailing * matches a prefix.',
+		'booking.created, payment.*',
+		{
+			hint: 'Event types to accept, separated by commas; leave empty for every event. Take the names from the partner portal or a received event.',
+		},
+	),
 	{
 		displayName: 'Options',
 		name: 'options',

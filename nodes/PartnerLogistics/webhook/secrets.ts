@@ -1,11 +1,9 @@
 import { ProcessMap } from '../shared/processMap';
-import type { Misconfiguration, SignatureScheme } from './settings';
+import type { SignatureScheme } from './description';
+import type { Misconfiguration } from './settings';
 import type { HmacKeys, Verification } from './signature';
 
-export interface SecretCacheEntry {
-	hmacKeys: CredentialHmacKeys;
-	readAt: number;
-}
+export type SecretCacheEntry = { hmacKeys: CredentialHmacKeys; readAt: number };
 
 /** The HMAC keys to verify with, or the configuration problem that leaves none. */
 export type CredentialHmacKeys =
@@ -13,9 +11,10 @@ export type CredentialHmacKeys =
 	| { ok: false; problem: Misconfiguration };
 
 /** The fields of the Partner Logistics API credential the trigger reads. */
-export type SigningSecrets = Partial<
-	Record<'webhookSigningSecret' | 'previousWebhookSigningSecret', unknown>
->;
+export type SigningSecrets = {
+	webhookSigningSecret?: unknown;
+	previousWebhookSigningSecret?: unknown;
+};
 
 /** The trigger's credential: without an id it is read (a database read, decryption) every time. */
 export interface TriggerCredential {
@@ -51,19 +50,15 @@ export function deriveHmacKeys(secrets: readonly string[], scheme: SignatureSche
 	return { bySecret: secrets.map(hmacKeyOf), first: 0 };
 }
 
-/**
- * The HMAC keys of the credential's secrets (copy-and-paste whitespace trimmed), current first. A
- * signing scheme without a usable current secret is a problem naming the field, never a pass.
- */
+/** The secrets' HMAC keys (trimmed), current first; none usable is a problem, never a pass. */
 export function credentialHmacKeys(
 	scheme: SignatureScheme,
 	credential: SigningSecrets,
 ): CredentialHmacKeys {
 	if (scheme === 'none') return { ok: true, hmacKeys: deriveHmacKeys([], scheme) };
-	const [current, previous] = [
-		credential.webhookSigningSecret,
-		credential.previousWebhookSigningSecret,
-	].map((secret) => (typeof secret === 'string' ? secret.trim() : ''));
+	const trimmed = (secret: unknown) => (typeof secret === 'string' ? secret.trim() : '');
+	const current = trimmed(credential.webhookSigningSecret);
+	const previous = trimmed(credential.previousWebhookSigningSecret);
 	if (current === '') {
 		return unusable(
 			'The Partner Logistics API credential has no Webhook Signing Secret',
@@ -86,16 +81,12 @@ function unusable(message: string, description: string): CredentialHmacKeys {
 
 /** HMAC keys per credential and scheme: a delivery costs no credential read nor derivation. */
 export class SecretCache {
-	/** The trigger passes the process's map (PROCESS_MEMORY); a test its own. */
 	constructor(
 		private readonly clock: () => number = Date.now,
 		private readonly entries = new ProcessMap<SecretCacheEntry>('HMAC keys', { max: 1_000 }),
 	) {}
 
-	async hmacKeys(
-		credential: TriggerCredential,
-		wanted: HmacKeysWanted,
-	): Promise<CredentialHmacKeys> {
+	async hmacKeys(credential: TriggerCredential, wanted: HmacKeysWanted) {
 		if (credential.scheme === 'none') return credentialHmacKeys('none', {});
 		const id = credential.id ? `${credential.scheme}/${credential.id}` : undefined;
 		const now = this.clock();
@@ -104,9 +95,8 @@ export class SecretCache {
 		const maxAgeMs = reusable ? HMAC_KEYS_REUSED_FOR_MS : HMAC_KEYS_REREAD_AFTER_MS;
 		if (cached && wanted !== 'fresh' && now - cached.readAt < maxAgeMs) return cached.hmacKeys;
 		const secrets = await credential.read().catch((error: Error) => error);
-		if (secrets instanceof Error) {
+		if (secrets instanceof Error)
 			return unusable('The Partner Logistics API credential could not be read', secrets.message);
-		}
 		const hmacKeys = credentialHmacKeys(credential.scheme, secrets);
 		if (id !== undefined) this.entries.set(id, { hmacKeys, readAt: now });
 		return hmacKeys;

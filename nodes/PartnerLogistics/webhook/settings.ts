@@ -2,7 +2,6 @@ import type { INodePropertyOptions } from 'n8n-workflow';
 
 import { optionFields, triggerProperties, type SignatureScheme } from './description';
 
-export type { SignatureScheme };
 export type HmacAlgorithm = 'sha256' | 'sha512';
 export type HmacEncoding = 'hex' | 'base64';
 /** How a delivery's timestamp is written: `auto` reads values above 1e10 as milliseconds. */
@@ -39,7 +38,12 @@ export type Misconfiguration = Record<'message' | 'description', string>;
 /** The values each options parameter offers, read from the description. */
 const ALLOWED = [...triggerProperties, ...optionFields]
 	.filter((field) => field.type === 'options')
-	.map(({ name, options }) => [name, (options as INodePropertyOptions[]).map((o) => o.value)]);
+	.map(({ name, options }) => {
+		const allowed: unknown[] = (options as INodePropertyOptions[]).map((option) => option.value);
+		return { name, allowed };
+	});
+const NOT_EMPTY = ['stripeHeaderName', 'hmacHeaderName', 'eventTypeField', 'eventIdField'];
+const text = (value: unknown) => (typeof value === 'string' ? value.trim() : undefined);
 
 /** The parameters as settings: a bad value is a problem, never a weaker fallback (e.g. `none`). */
 export function resolveSettings(
@@ -48,45 +52,29 @@ export function resolveSettings(
 	options: Partial<Record<keyof TriggerOptions, unknown>>,
 ): { ok: true; settings: TriggerSettings } | { ok: false; problem: Misconfiguration } {
 	const defined = Object.entries(options).filter(([, value]) => value !== undefined);
-	const merged = { ...DEFAULT_OPTIONS, ...Object.fromEntries(defined), signatureScheme };
-	const problem = (message: string, value: unknown) => ({
-		ok: false as const,
-		problem: { message, description: `Got ${JSON.stringify(value)}.` },
-	});
-	for (const [name, allowed] of ALLOWED as Array<[keyof typeof merged, unknown[]]>) {
-		if (!allowed.includes(merged[name])) {
-			return problem(`${name} must be one of ${allowed.join(', ')}`, merged[name]);
-		}
-	}
-	const tolerance = Number(merged.toleranceSeconds);
-	if (!Number.isFinite(tolerance) || tolerance <= 0) {
-		return problem('toleranceSeconds must be a number of seconds above 0', merged.toleranceSeconds);
-	}
-	const hours = Number(merged.rememberEventIdsHours);
-	if (!Number.isFinite(hours) || hours < 0) {
-		const message = 'rememberEventIdsHours must be a number of hours, 0 or more';
-		return problem(message, merged.rememberEventIdsHours);
-	}
-	for (const name of [
-		'stripeHeaderName',
-		'hmacHeaderName',
-		'eventTypeField',
-		'eventIdField',
-	] as const) {
-		if (typeof merged[name] !== 'string' || merged[name].trim() === '') {
-			return problem(`${name} must not be empty`, merged[name]);
-		}
-	}
-	const header = merged.eventTypeHeader;
-	const eventTypeHeader = typeof header === 'string' ? header.trim() : undefined;
+	const merged: Record<string, unknown> = { ...DEFAULT_OPTIONS, ...Object.fromEntries(defined) };
+	merged.signatureScheme = signatureScheme;
+	const bad = (name: string, must: string) => {
+		const description = `Got ${JSON.stringify(merged[name])}.`;
+		return { ok: false as const, problem: { message: `${name} must ${must}`, description } };
+	};
+	const unknown = ALLOWED.find(({ name, allowed }) => !allowed.includes(merged[name]));
+	if (unknown) return bad(unknown.name, `be one of ${unknown.allowed.join(', ')}`);
+	const [tolerance, hours] = [merged.toleranceSeconds, merged.rememberEventIdsHours].map(Number);
+	if (!(tolerance > 0 && tolerance < Infinity))
+		return bad('toleranceSeconds', 'be a number of seconds above 0');
+	if (!(hours >= 0 && hours < Infinity))
+		return bad('rememberEventIdsHours', 'be a number of hours, 0 or more');
+	const empty = NOT_EMPTY.find((name) => !text(merged[name]));
+	if (empty) return bad(empty, 'not be empty');
 	// An HTTP header name (RFC 9110 token), or nothing.
-	if (eventTypeHeader === undefined || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]*$/.test(eventTypeHeader)) {
-		return problem('eventTypeHeader must be a header name such as X-Event-Type, or empty', header);
-	}
+	const eventTypeHeader = text(merged.eventTypeHeader);
+	if (eventTypeHeader === undefined || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]*$/.test(eventTypeHeader))
+		return bad('eventTypeHeader', 'be a header name such as X-Event-Type, or empty');
 	return {
 		ok: true,
 		settings: {
-			...(merged as TriggerSettings),
+			...(merged as unknown as TriggerSettings),
 			toleranceSeconds: tolerance,
 			rememberEventIdsHours: hours,
 			eventTypeHeader,

@@ -8,12 +8,11 @@ export type Verification =
 	| { ok: true; eventId?: string; timestampMs?: number; secretIndex?: number }
 	| { ok: false; reason: RejectionReason };
 
-/** The secrets' HMAC keys, current first, derived per credential read; `undefined`: none. */
-export interface HmacKeys {
-	readonly bySecret: ReadonlyArray<Buffer | undefined>;
-	/** Tried first: the last to match. Mid-rotation a sender keeps to one secret: 1 HMAC, not 2. */
-	first: number;
-}
+/**
+ * The secrets' HMAC keys, current first (`undefined`: none), derived per credential read. `first`
+ * is the last to match: mid-rotation a sender keeps to one secret, so 1 HMAC, not 2.
+ */
+export type HmacKeys = { readonly bySecret: ReadonlyArray<Buffer | undefined>; first: number };
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
 
@@ -25,15 +24,12 @@ interface TimedInput {
 	now?: number;
 }
 
-/**
- * Standard Webhooks (standardwebhooks.com): `webhook-signature` holds space-separated `v1,<base64>`
- * entries, each an HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>`.
- */
+/** Standard Webhooks: `webhook-signature`'s `v1,<base64>` HMAC-SHA256s of `<id>.<ts>.<body>`. */
 export function verifyStandardWebhook(input: TimedInput & { headers: HeaderMap }): Verification {
 	const id = headerValue(input.headers, 'webhook-id');
 	const timestamp = headerValue(input.headers, 'webhook-timestamp');
 	const signature = headerValue(input.headers, 'webhook-signature');
-	if (!id || !timestamp || !signature) return rejected('missing-header');
+	if (!id || !timestamp || !signature) return { ok: false, reason: 'missing-header' };
 	// A scan, not split/map/filter: this runs per delivery and those arrays were a tenth of its cost.
 	const candidates: Buffer[] = [];
 	for (let start = 0; start < signature.length; ) {
@@ -53,29 +49,21 @@ export function verifyStandardWebhook(input: TimedInput & { headers: HeaderMap }
 
 /** Stripe's scheme: `t=<timestamp>,v1=<hex>[,v1=<hex>]`, an HMAC-SHA256 of `<t>.<raw body>`. */
 export function verifyStripeSignature(input: TimedInput & { header?: string }): Verification {
-	if (!input.header) return rejected('missing-header');
-	let timestamp = '';
-	let timestamps = 0;
+	if (!input.header) return { ok: false, reason: 'missing-header' };
+	const timestamps: string[] = [];
 	const candidates: Buffer[] = [];
 	for (const field of input.header.split(',')) {
 		// `name=value`, the value read up to a further `=` as Stripe's own library reads it.
 		const [name, value = ''] = field.trim().split('=', 2);
-		if (name === 't') {
-			timestamp = value;
-			timestamps++;
-		} else if (name === 'v1') {
-			const signature = decodeSignature(value, 'hex');
-			if (signature) candidates.push(signature);
-		}
+		if (name === 't') timestamps.push(value);
+		const signature = name === 'v1' && decodeSignature(value, 'hex');
+		if (signature) candidates.push(signature);
 	}
-	if (timestamps !== 1) return rejected('malformed-header');
-	return verifyTimed(input, timestamp, candidates, `${timestamp}.`);
+	if (timestamps.length !== 1) return { ok: false, reason: 'malformed-header' };
+	return verifyTimed(input, timestamps[0], candidates, `${timestamps[0]}.`);
 }
 
-/**
- * An HMAC of the raw body alone in one header (GitHub-style), several separated by commas or
- * spaces. Untimestamped: only event-id deduplication stands between a capture and its replay.
- */
+/** GitHub-style HMACs of the raw body in one header; untimestamped: only dedupe stops a replay. */
 export function verifyHmacHeader(input: {
 	rawBody: Buffer;
 	header?: string;
@@ -84,13 +72,12 @@ export function verifyHmacHeader(input: {
 	encoding: HmacEncoding;
 	prefix?: string;
 }): Verification {
-	if (!input.header) return rejected('missing-header');
+	if (!input.header) return { ok: false, reason: 'missing-header' };
 	const prefix = (input.prefix ?? '').toLowerCase();
 	const candidates = input.header
 		.split(/[\s,]+/)
-		.filter((entry) => entry !== '' && entry.toLowerCase().startsWith(prefix))
-		.map((entry) => decodeSignature(entry.slice(prefix.length), input.encoding))
-		.filter((candidate): candidate is Buffer => candidate !== undefined);
+		.filter((entry) => entry.toLowerCase().startsWith(prefix))
+		.flatMap((entry) => decodeSignature(entry.slice(prefix.length), input.encoding) ?? []);
 	return verifySigned(input.hmacKeys, input.algorithm, input.rawBody, candidates);
 }
 
@@ -101,19 +88,17 @@ export function verifyDelivery(
 	hmacKeys: HmacKeys,
 	now = Date.now(),
 ): Verification {
-	const timed = { ...settings, rawBody, hmacKeys, now };
+	const timed = { ...settings, rawBody, hmacKeys, now, headers };
+	const header = (name: string) => headerValue(headers, name);
 	switch (settings.signatureScheme) {
 		case 'standardWebhooks':
-			return verifyStandardWebhook({ ...timed, headers });
+			return verifyStandardWebhook(timed);
 		case 'stripe':
-			return verifyStripeSignature({
-				...timed,
-				header: headerValue(headers, settings.stripeHeaderName),
-			});
+			return verifyStripeSignature({ ...timed, header: header(settings.stripeHeaderName) });
 		case 'hmacHeader': {
 			const { hmacAlgorithm: algorithm, hmacEncoding: encoding, hmacPrefix: prefix } = settings;
-			const header = headerValue(headers, settings.hmacHeaderName);
-			return verifyHmacHeader({ rawBody, hmacKeys, header, algorithm, encoding, prefix });
+			const signature = header(settings.hmacHeaderName);
+			return verifyHmacHeader({ ...timed, header: signature, algorithm, encoding, prefix });
 		}
 		case 'none':
 			return { ok: true };
@@ -134,17 +119,13 @@ function verifyTimed(
 	signedPrefix: string,
 	eventId?: string,
 ): Verification {
-	if (candidates.length === 0) return rejected('malformed-header');
+	if (candidates.length === 0) return { ok: false, reason: 'malformed-header' };
 	const { toleranceSeconds, timestampUnit = 'auto', now = Date.now() } = input;
 	const time = checkTimestamp(timestamp, toleranceSeconds, timestampUnit, now);
 	if (!time.ok) return time;
 	const signed = verifySigned(input.hmacKeys, 'sha256', input.rawBody, candidates, signedPrefix);
 	return signed.ok ? { ...signed, eventId, timestampMs: time.ms } : signed;
 }
-
-// 1e10 seconds is the year 2286 and 1e10 milliseconds is April 1970: the same cut n8n's own
-// webhook-signature-verification helper uses to tell the units apart.
-const MILLISECONDS_ABOVE = 1e10;
 
 /** Accepts a timestamp within `toleranceSeconds` of `now` either way: a sender clock ahead too. */
 export function checkTimestamp(
@@ -153,16 +134,16 @@ export function checkTimestamp(
 	unit: TimestampUnit,
 	now: number,
 ): { ok: true; ms: number } | Extract<Verification, { ok: false }> {
-	if (!/^\d{1,16}$/.test(value)) return rejected('malformed-header');
+	if (!/^\d{1,16}$/.test(value)) return { ok: false, reason: 'malformed-header' };
 	const number = Number(value);
-	const inMilliseconds =
-		unit === 'milliseconds' || (unit === 'auto' && number > MILLISECONDS_ABOVE);
+	// 1e10 seconds is the year 2286, 1e10 ms April 1970: the cut n8n's own signature helper uses.
+	const inMilliseconds = unit === 'milliseconds' || (unit === 'auto' && number > 1e10);
 	// Whole seconds for second timestamps, as the Standard Webhooks library and n8n's helper count.
 	const scale = inMilliseconds ? 1 : 1000;
 	const age = Math.floor(now / scale) - number;
 	const tolerance = (toleranceSeconds * 1000) / scale;
-	if (age > tolerance) return rejected('stale-timestamp');
-	if (-age > tolerance) return rejected('future-timestamp');
+	if (age > tolerance) return { ok: false, reason: 'stale-timestamp' };
+	if (-age > tolerance) return { ok: false, reason: 'future-timestamp' };
 	return { ok: true, ms: number * scale };
 }
 
@@ -174,7 +155,7 @@ function verifySigned(
 	candidates: Buffer[],
 	signedPrefix = '',
 ): Verification {
-	if (candidates.length === 0) return rejected('malformed-header');
+	if (candidates.length === 0) return { ok: false, reason: 'malformed-header' };
 	const { bySecret } = hmacKeys;
 	let reason: RejectionReason = 'no-secret';
 	for (let step = 0; step < bySecret.length; step++) {
@@ -185,27 +166,21 @@ function verifySigned(
 		const expected = createHmac(algorithm, hmacKey).update(signedPrefix).update(body).digest();
 		// Constant-time: every candidate is compared in full. A digest's length is public (the
 		// algorithm's), so checking it first leaks nothing.
-		const matched = candidates.filter(
-			(candidate) => candidate.length === expected.length && timingSafeEqual(candidate, expected),
-		);
-		if (matched.length > 0) {
+		const same = (candidate: Buffer) =>
+			candidate.length === expected.length && timingSafeEqual(candidate, expected);
+		if (candidates.filter(same).length > 0) {
 			hmacKeys.first = secretIndex;
 			return { ok: true, secretIndex };
 		}
 	}
-	return rejected(reason);
+	return { ok: false, reason };
 }
 
-function decodeSignature(value: string | undefined, encoding: HmacEncoding): Buffer | undefined {
-	if (!value) return undefined;
+function decodeSignature(value: string, encoding: HmacEncoding): Buffer | undefined {
 	// An even count of hex digits is checked apart: a grouped regex was slower.
 	const valid =
 		encoding === 'hex'
 			? value.length % 2 === 0 && /^[0-9a-fA-F]+$/.test(value)
 			: /^[A-Za-z0-9+/]+={0,2}$/.test(value);
 	return valid ? Buffer.from(value, encoding) : undefined;
-}
-
-function rejected(reason: RejectionReason): Extract<Verification, { ok: false }> {
-	return { ok: false, reason };
 }

@@ -1,10 +1,9 @@
 import {
-	deliveryId,
 	EventIdMemory,
 	isRedelivery,
 	MAX_REMEMBERED_EVENTS,
-	rememberUntil,
 } from '../../../nodes/PartnerLogistics/webhook/dedupe';
+import { ProcessMap } from '../../../nodes/PartnerLogistics/shared/processMap';
 
 const NOW = 1_000_000;
 const HOUR = 3_600_000;
@@ -21,10 +20,11 @@ describe('EventIdMemory', () => {
 	});
 
 	it(`holds at most ${MAX_REMEMBERED_EVENTS} ids per trigger by default, dropping the oldest first`, () => {
-		const memory = new EventIdMemory();
+		const scopes = new ProcessMap<Map<string, number>>('event ids', { max: 1_000 });
+		const memory = new EventIdMemory(MAX_REMEMBERED_EVENTS, scopes);
 		const until = NOW + 24 * HOUR;
 		for (let i = 0; i < MAX_REMEMBERED_EVENTS + 5; i++) memory.claim('t', `id${i}`, until, NOW);
-		expect(memory.size('t')).toBe(MAX_REMEMBERED_EVENTS);
+		expect(scopes.get('t')?.size).toBe(MAX_REMEMBERED_EVENTS);
 		// The five oldest went; the sixth oldest and the newest are still held.
 		expect(memory.claim('t', 'id5', until, NOW)).toBe(false);
 		expect(memory.claim('t', `id${MAX_REMEMBERED_EVENTS + 4}`, until, NOW)).toBe(false);
@@ -44,37 +44,11 @@ describe('EventIdMemory', () => {
 	});
 
 	it('drops expired ids as it goes, so an idle trigger does not keep them', () => {
-		const memory = new EventIdMemory();
+		const scopes = new ProcessMap<Map<string, number>>('event ids', { max: 1_000 });
+		const memory = new EventIdMemory(MAX_REMEMBERED_EVENTS, scopes);
 		for (let i = 0; i < 100; i++) memory.claim('t', `old${i}`, NOW + 10, NOW);
 		memory.claim('t', 'new', NOW + 1000, NOW + 20);
-		expect(memory.size('t')).toBe(1);
-	});
-});
-
-describe('rememberUntil', () => {
-	const settings = { toleranceSeconds: 300, rememberEventIdsHours: 24 };
-
-	it('remembers an id for the configured hours, whatever the tolerance', () => {
-		expect(rememberUntil(NOW, NOW, settings)).toBe(NOW + 24 * HOUR);
-		expect(rememberUntil(undefined, NOW, { ...settings, rememberEventIdsHours: 0.5 })).toBe(
-			NOW + HOUR / 2,
-		);
-	});
-
-	it('never for less than a replay of the delivery could still pass the timestamp check', () => {
-		const none = { ...settings, rememberEventIdsHours: 0 };
-		expect(rememberUntil(undefined, NOW, none)).toBe(NOW + 300_000);
-		expect(rememberUntil(NOW - 100_000, NOW, none)).toBe(NOW + 300_000);
-		expect(rememberUntil(NOW + 200_000, NOW, none)).toBe(NOW + 500_000);
-	});
-});
-
-describe('deliveryId', () => {
-	it('keys a delivery by its event id, or else by a digest of its body', () => {
-		const body = Buffer.from('{"a":1}');
-		expect(deliveryId('evt_1', body)).toBe('evt_1');
-		expect(deliveryId(null, body)).toBe(deliveryId(null, Buffer.from('{"a":1}')));
-		expect(deliveryId(null, body)).not.toBe(deliveryId(null, Buffer.from('{"a":2}')));
+		expect(scopes.get('t')?.size).toBe(1);
 	});
 });
 
@@ -104,6 +78,43 @@ describe('isRedelivery', () => {
 		expect(seen(NOW)).toBe(false);
 		expect(seen(NOW + 999)).toBe(true);
 		expect(seen(NOW + 1001)).toBe(false);
+	});
+
+	/** Expects an event received at NOW to be known as a redelivery until `until`, not after. */
+	function expectRememberedUntil(
+		until: number,
+		timestampMs: number | undefined,
+		settings: { toleranceSeconds: number; rememberEventIdsHours: number },
+	) {
+		const trigger = newTrigger();
+		const seen = (now: number) =>
+			isRedelivery(trigger, 'evt_1', { rawBody }, { timestampMs }, settings, now);
+		expect([seen(NOW), seen(until - 1), seen(until)]).toEqual([false, true, false]);
+	}
+
+	it('remembers an id for the configured hours, whatever the tolerance', () => {
+		const settings = { toleranceSeconds: 300, rememberEventIdsHours: 24 };
+		expectRememberedUntil(NOW + 24 * HOUR, NOW, settings);
+		expectRememberedUntil(NOW + HOUR / 2, undefined, { ...settings, rememberEventIdsHours: 0.5 });
+	});
+
+	it('never for less than a replay of the delivery could still pass the timestamp check', () => {
+		const none = { toleranceSeconds: 300, rememberEventIdsHours: 0 };
+		expectRememberedUntil(NOW + 300_000, undefined, none);
+		expectRememberedUntil(NOW + 300_000, NOW - 100_000, none);
+		expectRememberedUntil(NOW + 500_000, NOW + 200_000, none);
+	});
+
+	it('keys a delivery by its event id, or else by a digest of its body', () => {
+		const settings = { toleranceSeconds: 300, rememberEventIdsHours: 24 };
+		const trigger = newTrigger();
+		const seen = (id: string | null, body: string) =>
+			isRedelivery(trigger, id, { rawBody: Buffer.from(body) }, {}, settings, NOW);
+		expect(seen('evt_1', '{"a":1}')).toBe(false);
+		expect(seen(null, '{"a":1}')).toBe(false);
+		expect(seen(null, '{"a":1}')).toBe(true);
+		expect(seen(null, '{"a":2}')).toBe(false);
+		expect(seen('evt_1', '{"a":3}')).toBe(true);
 	});
 
 	it('knows a redelivery of an event without an id by its body', () => {

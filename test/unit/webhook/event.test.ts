@@ -4,7 +4,6 @@ import { valueAt } from '../../../nodes/PartnerLogistics/shared/valueAt';
 import {
 	acceptsEventType,
 	eventItem,
-	isJsonContentType,
 	parseEventBody,
 } from '../../../nodes/PartnerLogistics/webhook/event';
 
@@ -47,9 +46,11 @@ describe('parseEventBody', () => {
 	});
 
 	it('accepts +json media types', () => {
-		expect(isJsonContentType('application/cloudevents+json')).toBe(true);
-		expect(isJsonContentType('APPLICATION/JSON')).toBe(true);
-		expect(isJsonContentType('application/jsonp')).toBe(false);
+		const parsed = (contentType: string) => parseEventBody(json({}), contentType).ok;
+		expect(parsed('application/cloudevents+json')).toBe(true);
+		expect(parsed('APPLICATION/JSON')).toBe(true);
+		expect(parsed('application/jsonp')).toBe(false);
+		expect(parsed('application/+json')).toBe(false);
 	});
 });
 

@@ -2,9 +2,9 @@
 // reads them from its parameters, and the status each refusal is answered with.
 import { deriveHmacKeys } from '../../../nodes/PartnerLogistics/webhook/secrets';
 import { REFUSALS } from '../../../nodes/PartnerLogistics/webhook/refusedDelivery';
+import type { SignatureScheme } from '../../../nodes/PartnerLogistics/webhook/description';
 import {
 	resolveSettings,
-	type SignatureScheme,
 	type TriggerOptions,
 } from '../../../nodes/PartnerLogistics/webhook/settings';
 import { type HeaderMap, verifyDelivery } from '../../../nodes/PartnerLogistics/webhook/signature';
