@@ -1,13 +1,17 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { textField } from '../descriptions/fields';
-import { coordinateFields, ENDS, homeFields, hubPicker, methodField } from './ends';
+import { additionalFields, textField } from '../descriptions/fields';
+import { coordinateFields, endFields, ENDS } from './ends';
 import { numberField } from './numbers';
-import { PHONE_EXAMPLE } from './optionalFields';
+import { routeSourceFields } from './routeSource';
 
 // The route form of a direct quote or booking through the spec's nine request forms: service
 // type, then single or multi-stop (CLICK) or how each end is served (GO_LIGHT, EXPRESS), showing
-// only what the chosen form needs. The one declaration of each route field (bounds: numbers.ts).
+// only what the chosen form needs, then the optional fields. The one declaration of each route
+// field (bounds: numbers.ts).
+
+/** How a phone is typed: international format (rules.ts), spaces and dashes allowed. */
+const PHONE_EXAMPLE = '+234 803 123 4567';
 
 /** The numbered stops of the editor's Stops field. */
 export const STOP_SLOTS = ['stop1', 'stop2', 'stop3'];
@@ -43,7 +47,9 @@ export const SERVICES = {
 	EXPRESS: 'Multi-leg service priced by package weight; each end may be a home or a hub',
 };
 
-export const routeFields: INodeProperties[] = [
+const hubServices = { displayOptions: { show: { serviceType: ['GO_LIGHT', 'EXPRESS'] } } };
+
+const routeFields: INodeProperties[] = [
 	{
 		displayName: 'Service Type',
 		name: 'serviceType',
@@ -108,12 +114,8 @@ export const routeFields: INodeProperties[] = [
 		// cannot tell whether the field shows). The item fails with the rule instead.
 		displayOptions: { show: { serviceType: ['EXPRESS'] } },
 	},
-	{ ...methodField('pickup'), displayOptions: { show: { serviceType: ['GO_LIGHT', 'EXPRESS'] } } },
-	...homeFields('pickup'),
-	hubPicker('pickup'),
-	{ ...methodField('dropoff'), displayOptions: { show: { serviceType: ['GO_LIGHT', 'EXPRESS'] } } },
-	...homeFields('dropoff'),
-	hubPicker('dropoff'),
+	...endFields('pickup', hubServices, true),
+	...endFields('dropoff', hubServices, true),
 	{
 		displayName: 'Stops',
 		name: 'stops',
@@ -130,3 +132,71 @@ export const routeFields: INodeProperties[] = [
 		})),
 	},
 ];
+
+const phone = (side: 'pickup' | 'dropoff', at: string) =>
+	textField(
+		`${side}Phone`,
+		`${at} Phone`,
+		`Phone number at the ${at.toLowerCase()}`,
+		PHONE_EXAMPLE,
+		{
+			hint: `International format, e.g. ${PHONE_EXAMPLE}; spaces and dashes are removed`,
+		},
+	);
+
+/** Optional quote and booking fields (spec: direct booking quote request). */
+const routeOptionFields: INodeProperties[] = [
+	textField('deliveryNote', 'Delivery Note', 'Instructions for the rider', 'Call on arrival'),
+	phone('dropoff', 'Drop-Off'),
+	textField(
+		'externalReference',
+		'External Reference',
+		'Your own reference, e.g. an order number',
+		'ORDER-10045',
+	),
+	textField(
+		'packageDescription',
+		'Package Description',
+		'What is being sent',
+		'Two boxes of books',
+	),
+	phone('pickup', 'Pickup'),
+	textField('promoCode', 'Promo Code', 'A promotion code to apply', 'WELCOME10'),
+	textField('recipientName', 'Recipient Name', 'Who receives the parcel', 'Ada Obi'),
+	textField('requesterName', 'Requester Name', 'Who requests the delivery', 'Tunde Bakare'),
+	textField(
+		'scheduledAt',
+		'Scheduled At',
+		'When the pickup should happen, as an ISO 8601 date-time; sent as given',
+		'2026-11-23T14:30:00+01:00',
+		{
+			hint: 'Include the time zone offset, e.g. +01:00, or use {{ $now.plus(1, "hour").toISO() }}',
+		},
+	),
+	{
+		displayName: 'Vehicle Type',
+		name: 'vehicleType',
+		type: 'options',
+		options: [
+			{ name: 'Bike', value: 'BIKE' },
+			{ name: 'Van', value: 'VAN' },
+			{ name: 'Truck', value: 'TRUCK' },
+		],
+		default: 'BIKE',
+		description: 'The vehicle to use',
+	},
+];
+
+/** The route fields a booking must repeat from its quote (spec: Booking), in form order. */
+export const ROUTE_FIELDS = routeFields.map((field) => field.name);
+/** Optional quote and booking fields (spec: direct booking quote request), by API name. */
+export const ROUTE_OPTION_FIELDS = routeOptionFields.map((field) => field.name);
+
+/** A direct quote or booking's route: its source, the names it reads, its form, its options. */
+export const directRouteFields = (fromQuote: boolean, additionalDescription: string) =>
+	routeSourceFields(
+		fromQuote,
+		routeFields,
+		[...ROUTE_FIELDS, ...ROUTE_OPTION_FIELDS],
+		additionalFields(routeOptionFields, additionalDescription),
+	);

@@ -1,9 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { firstProblem, isGiven, required, type Problem } from '../pipeline/problem';
-import { ROUTE_FIELDS } from './body';
-import { ENDS, type Side } from './ends';
-import { SERVICES } from './form';
+import { ENDS, SIDES, type Side } from './ends';
+import { ROUTE_FIELDS, SERVICES } from './form';
 import { checkNumber } from './numbers';
 
 const MANUAL_SERVICES: Record<string, string> = {
@@ -67,7 +66,6 @@ function validateMultiStop(body: IDataObject, service: string): Problem | undefi
 	);
 }
 
-const SIDES: Side[] = ['pickup', 'dropoff'];
 const methodOf = (body: IDataObject, side: Side) => body[`${side}Method`] ?? ENDS[side].home;
 
 function validateEnds(body: IDataObject, service: string): Problem | undefined {
