@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { extraBodyAction, knownValueField, textField } from '../descriptions/fields';
+import { extraBodyAction, knownValueField, optionsField, textField } from '../descriptions/fields';
 import type { OperationSpec } from '../pipeline/operation';
 import { compact, HIDDEN, type Problem } from '../pipeline/problem';
 
@@ -60,26 +60,18 @@ export const creditAcceptance = (id: INodeProperties, path: string): Request => 
 
 /** Payment method (with credit), saved card and (haulage) stage. */
 function paymentFields({ credit, stage }: PaymentKind): INodeProperties[] {
-	const method: INodeProperties = {
-		displayName: 'Payment Method',
-		name: 'paymentMethod',
-		type: 'options',
-		options: [
-			{
-				name: 'Saved Card',
-				value: 'SAVED_CARD',
-				description: 'A card saved in the partner dashboard and enabled for API charges',
-			},
-			{
-				name: 'Credit',
-				value: 'CREDIT',
-				description:
-					'Approved partner credit, only where the quotation was issued with credit terms',
-			},
+	const method = optionsField('paymentMethod', 'Payment Method', 'How to pay', [
+		[
+			'Saved Card',
+			'SAVED_CARD',
+			'A card saved in the partner dashboard and enabled for API charges',
 		],
-		default: 'SAVED_CARD',
-		description: 'How to pay',
-	};
+		[
+			'Credit',
+			'CREDIT',
+			'Approved partner credit, only where the quotation was issued with credit terms',
+		],
+	]);
 	const card = textField(
 		'paymentMethodId',
 		'Saved Card ID',

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { textField } from '../descriptions/fields';
+import { optionsField, textField } from '../descriptions/fields';
 import { numberField } from './numbers';
 
 // One end of a route (how it is served; its address, coordinates or hub), for the direct route
@@ -65,18 +65,16 @@ export function endFields(
 	};
 	const place = `the ${label.toLowerCase()} address`;
 	return [
-		{
-			displayName: `${label} Method`,
-			name: `${side}Method`,
-			type: 'options',
-			options: [
-				{ name: options[0], value: home, description: `${home}: ${atHome}` },
-				{ name: options[1], value: hub, description: `${hub}: ${atHub} at a hub` },
+		optionsField(
+			`${side}Method`,
+			`${label} Method`,
+			`How the shipment ${journey} its journey`,
+			[
+				[options[0], home, `${home}: ${atHome}`],
+				[options[1], hub, `${hub}: ${atHub} at a hub`],
 			],
-			default: home,
-			description: `How the shipment ${journey} its journey`,
-			...method,
-		},
+			method,
+		),
 		textField(
 			`${side}Address`,
 			`${label} Address`,

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { additionalFields, textField } from '../descriptions/fields';
+import { additionalFields, optionsField, textField } from '../descriptions/fields';
 import { coordinateFields, endFields, ENDS } from './ends';
 import { numberField } from './numbers';
 import { routeSourceFields } from './routeSource';
@@ -18,18 +18,11 @@ export const STOP_SLOTS = ['stop1', 'stop2', 'stop3'];
 
 /** The values of one stop of a multi-stop order, numbered as the route runs. */
 const stopValues = (place: string): INodeProperties[] => [
-	{
-		displayName: 'Type',
-		name: 'type',
-		type: 'options',
-		options: [
-			{ name: 'Choose…', value: '', description: 'Required: pick up or drop off here' },
-			{ name: 'Drop-Off', value: 'DROPOFF' },
-			{ name: 'Pickup', value: 'PICKUP' },
-		],
-		default: '',
-		description: 'Whether the parcel is collected or delivered at this stop',
-	},
+	optionsField('type', 'Type', 'Whether the parcel is collected or delivered at this stop', [
+		['Choose…', '', 'Required: pick up or drop off here'],
+		['Drop-Off', 'DROPOFF'],
+		['Pickup', 'PICKUP'],
+	]),
 	textField('address', 'Address', `Street address of ${place}`, ENDS.pickup.example),
 	...coordinateFields((axis) => axis.toLowerCase(), '', place),
 	textField(
@@ -50,56 +43,36 @@ export const SERVICES = {
 const hubServices = { displayOptions: { show: { serviceType: ['GO_LIGHT', 'EXPRESS'] } } };
 
 const routeFields: INodeProperties[] = [
-	{
-		displayName: 'Service Type',
-		name: 'serviceType',
-		type: 'options',
-		options: Object.entries(SERVICES).map(([value, description]) => ({
-			name: value,
-			value,
-			description,
-		})),
-		default: 'CLICK',
-		description: 'The delivery service to price and book',
-		hint: 'GO_BULK and HAUL are quoted by hand: use the Quote Request or Haulage Quotation resource',
-	},
-	{
-		displayName: 'Order Mode',
-		name: 'orderMode',
-		type: 'options',
-		options: [
-			{
-				name: 'Single Drop-Off',
-				value: 'SINGLE',
-				description: 'One pickup address, one drop-off address',
-			},
-			{
-				name: 'Multi-Stop',
-				value: 'MULTI_STOP',
-				description: 'Exactly 3 stops, each a pickup or a drop-off',
-			},
+	optionsField(
+		'serviceType',
+		'Service Type',
+		'The delivery service to price and book',
+		Object.entries(SERVICES).map(([value, description]) => [value, value, description]),
+		{
+			hint: 'GO_BULK and HAUL are quoted by hand: use the Quote Request or Haulage Quotation resource',
+		},
+	),
+	optionsField(
+		'orderMode',
+		'Order Mode',
+		'Whether this CLICK order has one drop-off or several stops',
+		[
+			['Single Drop-Off', 'SINGLE', 'One pickup address, one drop-off address'],
+			['Multi-Stop', 'MULTI_STOP', 'Exactly 3 stops, each a pickup or a drop-off'],
 		],
-		default: 'SINGLE',
-		description: 'Whether this CLICK order has one drop-off or several stops',
-		displayOptions: { show: { serviceType: ['CLICK'] } },
-	},
-	{
-		displayName: 'Delivery Mode',
-		name: 'deliveryMode',
-		type: 'options',
-		options: [
-			{
-				name: 'API Default',
-				value: '',
-				description: 'Send no delivery mode and let the API choose',
-			},
-			{ name: 'Express', value: 'EXPRESS' },
-			{ name: 'Standard', value: 'STANDARD' },
+		{ displayOptions: { show: { serviceType: ['CLICK'] } } },
+	),
+	optionsField(
+		'deliveryMode',
+		'Delivery Mode',
+		'How fast GO_LIGHT delivers',
+		[
+			['API Default', '', 'Send no delivery mode and let the API choose'],
+			['Express', 'EXPRESS'],
+			['Standard', 'STANDARD'],
 		],
-		default: '',
-		description: 'How fast GO_LIGHT delivers',
-		displayOptions: { show: { serviceType: ['GO_LIGHT'] } },
-	},
+		{ displayOptions: { show: { serviceType: ['GO_LIGHT'] } } },
+	),
 	{
 		...numberField(
 			{
@@ -173,18 +146,11 @@ const routeOptionFields: INodeProperties[] = [
 			hint: 'Include the time zone offset, e.g. +01:00, or use {{ $now.plus(1, "hour").toISO() }}',
 		},
 	),
-	{
-		displayName: 'Vehicle Type',
-		name: 'vehicleType',
-		type: 'options',
-		options: [
-			{ name: 'Bike', value: 'BIKE' },
-			{ name: 'Van', value: 'VAN' },
-			{ name: 'Truck', value: 'TRUCK' },
-		],
-		default: 'BIKE',
-		description: 'The vehicle to use',
-	},
+	optionsField('vehicleType', 'Vehicle Type', 'The vehicle to use', [
+		['Bike', 'BIKE'],
+		['Van', 'VAN'],
+		['Truck', 'TRUCK'],
+	]),
 ];
 
 /** The route fields a booking must repeat from its quote (spec: Booking), in form order. */

@@ -1,6 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { optionsField } from '../descriptions/fields';
+
 /** Route values typed in the editor or mapped by expressions (the default). */
 const DEFINE = 'define';
 /** Route values read off the incoming item's own fields, under the API's names. */
@@ -18,42 +20,37 @@ export function routeSourceFields(
 	inputFields: string[],
 	additional: INodeProperties,
 ): INodeProperties[] {
-	const defaultSource = fromQuote ? FROM_QUOTE : DEFINE;
-	const source: INodeProperties = {
-		displayName: 'Route',
-		name: 'routeSource',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			...(fromQuote
-				? [
-						{
-							name: 'Same as the Incoming Quote',
-							value: FROM_QUOTE,
-							description:
-								'Send the route the incoming Quote › Create item was priced for (its quotedRoute)',
-						},
-					]
-				: []),
-			{
-				name: 'Define Below',
-				value: DEFINE,
-				description: fromQuote
-					? 'Enter the route again, or map it with expressions; it must match the quoted route'
-					: 'Fill in the fields, or map them from the input with expressions',
-			},
-			{
-				name: 'Map From Input Fields',
-				value: INPUT_FIELDS,
-				description:
-					'Read the route from fields of the incoming item named as in the API, e.g. a sheet or CSV of orders',
-			},
-		],
-		default: defaultSource,
-		description: fromQuote
+	const source = optionsField(
+		'routeSource',
+		'Route',
+		fromQuote
 			? 'The API books only the exact route that was quoted'
 			: 'Type the route, or read it from the incoming items',
-	};
+		[
+			...(fromQuote
+				? [
+						[
+							'Same as the Incoming Quote',
+							FROM_QUOTE,
+							'Send the route the incoming Quote › Create item was priced for (its quotedRoute)',
+						] as const,
+					]
+				: []),
+			[
+				'Define Below',
+				DEFINE,
+				fromQuote
+					? 'Enter the route again, or map it with expressions; it must match the quoted route'
+					: 'Fill in the fields, or map them from the input with expressions',
+			],
+			[
+				'Map From Input Fields',
+				INPUT_FIELDS,
+				'Read the route from fields of the incoming item named as in the API, e.g. a sheet or CSV of orders',
+			],
+		],
+		{ noDataExpression: true },
+	);
 	return [
 		source,
 		{
