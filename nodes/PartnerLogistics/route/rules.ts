@@ -108,10 +108,8 @@ function validateWeight(body: IDataObject, service: string): Problem | undefined
 }
 
 /** A required coordinate, checked against the bounds its field declares. */
-function coordinate(value: unknown, name: string, field = name): Problem | undefined {
-	if (!isGiven(value)) return required(field, value);
-	return checkNumber(value, name, field);
-}
+const coordinate = (value: unknown, name: string, field = name) =>
+	isGiven(value) ? checkNumber(value, name, field) : required(field, value);
 
 /** An optional value of a known enumeration (required when `isRequired`). */
 export function oneOf(
@@ -129,9 +127,8 @@ export function oneOf(
 }
 
 /** A required, non-blank text. */
-export function text(value: unknown, field: string): Problem | undefined {
-	return typeof value === 'string' && value.trim() !== '' ? undefined : required(field, value);
-}
+export const text = (value: unknown, field: string) =>
+	typeof value === 'string' && value.trim() !== '' ? undefined : required(field, value);
 
 /** International format: + then 8 to 15 digits (spaces and dashes are stripped before this). */
 function phone(value: unknown, field: string): Problem | undefined {
@@ -141,11 +138,10 @@ function phone(value: unknown, field: string): Problem | undefined {
 		: { field, value, rule: 'must be in international format: + then 8 to 15 digits' };
 }
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
-
 function isoDateTime(value: unknown, field: string): Problem | undefined {
 	if (value === undefined) return undefined;
-	return typeof value === 'string' && ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value))
+	const form = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+	return typeof value === 'string' && form.test(value) && !Number.isNaN(Date.parse(value))
 		? undefined
 		: {
 				field,
