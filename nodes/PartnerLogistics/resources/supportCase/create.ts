@@ -1,9 +1,29 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { additionalFields, knownValueField, textField } from '../../descriptions/fields';
 import type { OperationSpec } from '../../pipeline/operation';
 import { compact } from '../../pipeline/problem';
 import { valueAt } from '../../shared/valueAt';
+
+const metadataField: INodeProperties = {
+	displayName: 'Metadata',
+	name: 'metadata',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	default: {},
+	placeholder: 'Add Metadata',
+	description: 'Your own key/value data to keep with the case',
+	options: [
+		{
+			displayName: 'Entry',
+			name: 'entry',
+			values: [
+				textField('key', 'Key', 'Name of the entry', 'orderId'),
+				textField('value', 'Value', 'Value of the entry', 'ORDER-10045'),
+			],
+		},
+	],
+};
 
 export const supportCaseCreate: OperationSpec = {
 	name: 'Create',
@@ -26,25 +46,7 @@ export const supportCaseCreate: OperationSpec = {
 		knownValueField('category', 'Category', 'Category of the issue', 'DELIVERY_ISSUE'),
 		knownValueField('priority', 'Priority', 'Priority of the issue', 'MEDIUM'),
 		additionalFields([
-			{
-				displayName: 'Metadata',
-				name: 'metadata',
-				type: 'fixedCollection',
-				typeOptions: { multipleValues: true },
-				default: {},
-				placeholder: 'Add Metadata',
-				description: 'Your own key/value data to keep with the case',
-				options: [
-					{
-						displayName: 'Entry',
-						name: 'entry',
-						values: [
-							textField('key', 'Key', 'Name of the entry', 'orderId'),
-							textField('value', 'Value', 'Value of the entry', 'ORDER-10045'),
-						],
-					},
-				],
-			},
+			metadataField,
 			textField(
 				'relatedResourceId',
 				'Related Resource ID',

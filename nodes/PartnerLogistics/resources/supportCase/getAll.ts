@@ -1,3 +1,5 @@
+import type { INodeProperties } from 'n8n-workflow';
+
 import { knownValueField } from '../../descriptions/fields';
 import type { OperationSpec } from '../../pipeline/operation';
 import { compact } from '../../pipeline/problem';
@@ -11,6 +13,35 @@ export const caseStatus = knownValueField(
 	'OPEN',
 );
 
+const fields: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+		hint: 'Pages are followed only when the API reveals a next-page cursor; otherwise one call returns what the API gives',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		hint: 'A whole number of at least 1',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [caseStatus],
+	},
+];
+
 export const supportCaseGetMany: OperationSpec = {
 	name: 'Get Many',
 	value: 'getAll',
@@ -18,34 +49,7 @@ export const supportCaseGetMany: OperationSpec = {
 	capability: 'support:read',
 	action: 'Get many support cases',
 	description: 'List support cases, e.g. the OPEN ones (needs the support:read capability)',
-	fields: [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-			hint: 'Pages are followed only when the API reveals a next-page cursor; otherwise one call returns what the API gives',
-		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-			hint: 'A whole number of at least 1',
-			displayOptions: { show: { returnAll: [false] } },
-		},
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: [caseStatus],
-		},
-	],
+	fields,
 	method: 'GET',
 	path: '/partner-api/support-cases',
 	list: true,
