@@ -36,9 +36,8 @@ function externalReference({ item, read }: BodyInput): string | undefined {
 }
 
 /**
- * Every resource of the node, in the order their fields appear in the description, each with its
- * operations in the order the Operation picker lists them. An item of an operation on one record
- * is named by its External Reference in its errors (a list's is no order).
+ * Every resource, in the order of the form, its operations in the Operation picker's order. A
+ * record operation names an item by its External Reference in its errors (a list's is no order).
  */
 export const RESOURCES: ResourceSpec[] = [
 	{

@@ -5,15 +5,12 @@ import { coordinateFields, endFields, ENDS } from './ends';
 import { numberField } from './numbers';
 import { routeSourceFields } from './routeSource';
 
-// The route form of a direct quote or booking through the spec's nine request forms: service
-// type, then single or multi-stop (CLICK) or how each end is served (GO_LIGHT, EXPRESS), showing
-// only what the chosen form needs, then the optional fields. The one declaration of each route
-// field (bounds: numbers.ts).
+// The route form of a direct quote or booking (the spec's nine request forms), showing only what
+// the chosen form needs, then its optional fields: the one declaration of each (bounds: numbers.ts).
 
 /** How a phone is typed: international format (rules.ts), spaces and dashes allowed. */
 const PHONE_EXAMPLE = '+234 803 123 4567';
 
-/** The numbered stops of the editor's Stops field. */
 export const STOP_SLOTS = ['stop1', 'stop2', 'stop3'];
 
 /** The values of one stop of a multi-stop order, numbered as the route runs. */
@@ -155,7 +152,6 @@ const routeOptionFields: INodeProperties[] = [
 
 /** The route fields a booking must repeat from its quote (spec: Booking), in form order. */
 export const ROUTE_FIELDS = routeFields.map((field) => field.name);
-/** Optional quote and booking fields (spec: direct booking quote request), by API name. */
 export const ROUTE_OPTION_FIELDS = routeOptionFields.map((field) => field.name);
 
 /** A direct quote or booking's route: its source, the names it reads, its form, its options. */

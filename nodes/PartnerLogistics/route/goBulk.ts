@@ -49,7 +49,6 @@ const GO_BULK_FIELDS = [
 	specialHandling.name,
 ];
 
-/** The fields of Quote Request › Create. */
 export const goBulkFields = routeSourceFields(
 	false,
 	goBulkForm,

@@ -126,7 +126,6 @@ export function oneOf(
 		: { field, value, rule: `must be one of ${allowed.join(', ')}` };
 }
 
-/** A required, non-blank text. */
 export const text = (value: unknown, field: string) =>
 	typeof value === 'string' && value.trim() !== '' ? undefined : required(field, value);
 
