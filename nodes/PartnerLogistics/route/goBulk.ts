@@ -6,7 +6,7 @@ import { compact, firstProblem, type Problem } from '../pipeline/problem';
 import { pick } from './body';
 import { endFields, ENDS, SIDES } from './ends';
 import { checkNumber, numberField } from './numbers';
-import { oneOf, text } from './rules';
+import { validateEnds } from './rules';
 import { INPUT_FIELDS, routeSourceFields } from './routeSource';
 
 /** The GO_BULK request typed in the form: the goods, then both ends of the route. */
@@ -73,17 +73,14 @@ export function goBulkBody({ read, item }: BodyInput): IDataObject {
 	return body;
 }
 
-/**
- * Checks a GO_BULK quote request: the hub rules the spec shows, and types and bounds of what is
- * given. The spec names no required field, so none is demanded beyond a hub for a hub method.
- */
+/** A GO_BULK quote request's ends (a hub for a hub method), and the bounds of numbers given. */
 export function goBulkCheck(body: IDataObject): Problem | undefined {
-	const viaHub = (side: 'pickup' | 'dropoff') => body[`${side}Method`] === ENDS[side].hub;
-	return firstProblem([
-		...SIDES.map((side) => oneOf(body, `${side}Method`, [ENDS[side].home, ENDS[side].hub])),
-		...SIDES.map((side) => (viaHub(side) ? text(body[`${side}HubId`], `${side}HubId`) : undefined)),
-		...['quantity', 'pickupLatitude', 'dropoffLatitude', 'pickupLongitude', 'dropoffLongitude'].map(
-			(field) => (body[field] === undefined ? undefined : checkNumber(body[field], field)),
-		),
-	]);
+	return (
+		validateEnds(body) ??
+		firstProblem(
+			['quantity', 'pickupLatitude', 'dropoffLatitude', 'pickupLongitude', 'dropoffLongitude'].map(
+				(field) => (body[field] === undefined ? undefined : checkNumber(body[field], field)),
+			),
+		)
+	);
 }

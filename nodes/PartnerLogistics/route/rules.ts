@@ -66,18 +66,17 @@ function validateMultiStop(body: IDataObject, service: string): Problem | undefi
 	);
 }
 
-const methodOf = (body: IDataObject, side: Side) => body[`${side}Method`] ?? ENDS[side].home;
-
-function validateEnds(body: IDataObject, service: string): Problem | undefined {
-	for (const side of SIDES) {
-		const { home, hub } = ENDS[side];
-		const method = methodOf(body, side);
-		if (method !== home && method !== hub) {
-			return { field: `${side}Method`, value: method, rule: `must be ${home} or ${hub}` };
-		}
-	}
-	const viaHub = (side: Side) => methodOf(body, side) === ENDS[side].hub;
+/**
+ * Each end's method, then its hub, or its address and coordinates: required for a direct
+ * `service` (CLICK only at home), not for GO_BULK (no `service`: its spec names no required field).
+ */
+export function validateEnds(body: IDataObject, service?: string): Problem | undefined {
+	const viaHub = (side: Side) => body[`${side}Method`] === ENDS[side].hub;
 	const hubSide = SIDES.find(viaHub);
+	const method = firstProblem(
+		SIDES.map((side) => oneOf(body, `${side}Method`, [ENDS[side].home, ENDS[side].hub])),
+	);
+	if (method) return method;
 	if (service === 'CLICK' && hubSide) {
 		return {
 			field: `${hubSide}Method`,
@@ -86,13 +85,13 @@ function validateEnds(body: IDataObject, service: string): Problem | undefined {
 			hint: 'CLICK goes home to home or multi-stop; choose GO_LIGHT or EXPRESS for hub routes.',
 		};
 	}
+	const home = (side: Side) =>
+		text(body[`${side}Address`], `${side}Address`) ??
+		coordinate(body[`${side}Latitude`], `${side}Latitude`) ??
+		coordinate(body[`${side}Longitude`], `${side}Longitude`);
 	return firstProblem(
 		SIDES.map((side) =>
-			viaHub(side)
-				? text(body[`${side}HubId`], `${side}HubId`)
-				: (text(body[`${side}Address`], `${side}Address`) ??
-					coordinate(body[`${side}Latitude`], `${side}Latitude`) ??
-					coordinate(body[`${side}Longitude`], `${side}Longitude`)),
+			viaHub(side) ? text(body[`${side}HubId`], `${side}HubId`) : service ? home(side) : undefined,
 		),
 	);
 }
@@ -112,7 +111,7 @@ const coordinate = (value: unknown, name: string, field = name) =>
 	isGiven(value) ? checkNumber(value, name, field) : required(field, value);
 
 /** An optional value of a known enumeration (required when `isRequired`). */
-export function oneOf(
+function oneOf(
 	record: IDataObject,
 	name: string,
 	allowed: string[],
@@ -149,6 +148,8 @@ function isoDateTime(value: unknown, field: string): Problem | undefined {
 				hint: 'e.g. 2026-11-23T14:30:00+01:00',
 			};
 }
+
+const methodOf = (body: IDataObject, side: Side) => body[`${side}Method`] ?? ENDS[side].home;
 
 /** The first route field where a booking differs from its quote's, after the spec's defaults. */
 export function routeMismatch(booking: IDataObject, quoted: IDataObject): Problem | undefined {
