@@ -31,11 +31,8 @@ export function resourceProperties(
 	];
 }
 
-function operationProperties({
-	value: resource,
-	operations,
-	defaultOperation,
-}: ResourceSpec): INodeProperties[] {
+function operationProperties(spec: ResourceSpec): INodeProperties[] {
+	const { value: resource, operations, defaultOperation } = spec;
 	return [
 		{
 			displayName: 'Operation',

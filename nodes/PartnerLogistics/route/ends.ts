@@ -35,15 +35,12 @@ export const ENDS = {
 	},
 };
 
-export const coordinateFields = (
-	name: (axis: 'Latitude' | 'Longitude') => string,
-	label: string,
-	place: string,
-): INodeProperties[] =>
+/** The latitude and longitude of `place`: an end's, or (no `side`) a stop's. */
+export const coordinateFields = (place: string, side?: Side): INodeProperties[] =>
 	(['Latitude', 'Longitude'] as const).map((axis) =>
 		numberField({
-			displayName: label ? `${label} ${axis}` : axis,
-			name: name(axis),
+			displayName: side ? `${ENDS[side].label} ${axis}` : axis,
+			name: side ? `${side}${axis}` : axis.toLowerCase(),
 			placeholder: axis === 'Latitude' ? 'e.g. 6.6018' : 'e.g. 3.3515',
 			description: `${axis} of ${place}, in decimal degrees`,
 		}),
@@ -63,7 +60,6 @@ export function endFields(
 		required,
 		displayOptions: { hide: { [`${side}Method`]: [hub], orderMode: ['MULTI_STOP'] } },
 	};
-	const place = `the ${label.toLowerCase()} address`;
 	return [
 		optionsField(
 			`${side}Method`,
@@ -82,7 +78,7 @@ export function endFields(
 			example,
 			atAddress,
 		),
-		...coordinateFields((axis) => `${side}${axis}`, label, place).map((field) => ({
+		...coordinateFields(`the ${label.toLowerCase()} address`, side).map((field) => ({
 			...field,
 			...atAddress,
 		})),

@@ -21,7 +21,7 @@ const stopValues = (place: string): INodeProperties[] => [
 		['Pickup', 'PICKUP'],
 	]),
 	textField('address', 'Address', `Street address of ${place}`, ENDS.pickup.example),
-	...coordinateFields((axis) => axis.toLowerCase(), '', place),
+	...coordinateFields(place),
 	textField(
 		'phone',
 		'Phone',
