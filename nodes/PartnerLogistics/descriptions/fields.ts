@@ -22,7 +22,7 @@ export function textField(
 }
 
 /** An option: its label, its value and, where the label does not say it, what it does. */
-type Choice = readonly [name: string, value: string, description?: string];
+export type Choice = readonly [name: string, value: string, description?: string];
 
 /** A choice among `choices`, the first one by default. */
 export function optionsField(

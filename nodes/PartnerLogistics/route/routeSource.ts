@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionsField } from '../descriptions/fields';
+import { optionsField, type Choice } from '../descriptions/fields';
 
 /** Route values typed in the editor or mapped by expressions (the default). */
 const DEFINE = 'define';
@@ -20,6 +20,11 @@ export function routeSourceFields(
 	inputFields: string[],
 	additional: INodeProperties,
 ): INodeProperties[] {
+	const sameAsQuote: Choice = [
+		'Same as the Incoming Quote',
+		FROM_QUOTE,
+		'Send the route the incoming Quote › Create item was priced for (its quotedRoute)',
+	];
 	const source = optionsField(
 		'routeSource',
 		'Route',
@@ -27,15 +32,7 @@ export function routeSourceFields(
 			? 'The API books only the exact route that was quoted'
 			: 'Type the route, or read it from the incoming items',
 		[
-			...(fromQuote
-				? [
-						[
-							'Same as the Incoming Quote',
-							FROM_QUOTE,
-							'Send the route the incoming Quote › Create item was priced for (its quotedRoute)',
-						] as const,
-					]
-				: []),
+			...(fromQuote ? [sameAsQuote] : []),
 			[
 				'Define Below',
 				DEFINE,
