@@ -38,12 +38,12 @@ export const ENDS = {
 /** The latitude and longitude of `place`: an end's, or (no `side`) a stop's. */
 export const coordinateFields = (place: string, side?: Side): INodeProperties[] =>
 	(['Latitude', 'Longitude'] as const).map((axis) =>
-		numberField({
-			displayName: side ? `${ENDS[side].label} ${axis}` : axis,
-			name: side ? `${side}${axis}` : axis.toLowerCase(),
-			placeholder: axis === 'Latitude' ? 'e.g. 6.6018' : 'e.g. 3.3515',
-			description: `${axis} of ${place}, in decimal degrees`,
-		}),
+		numberField(
+			side ? `${side}${axis}` : axis.toLowerCase(),
+			side ? `${ENDS[side].label} ${axis}` : axis,
+			`${axis} of ${place}, in decimal degrees`,
+			axis === 'Latitude' ? '6.6018' : '3.3515',
+		),
 	);
 
 /**

@@ -72,12 +72,10 @@ const routeFields: INodeProperties[] = [
 	),
 	{
 		...numberField(
-			{
-				displayName: 'Package Weight (Kg)',
-				name: 'packageWeightKg',
-				placeholder: 'e.g. 2.5',
-				description: 'Weight of the package in kilograms; EXPRESS is priced by it',
-			},
+			'packageWeightKg',
+			'Package Weight (Kg)',
+			'Weight of the package in kilograms; EXPRESS is priced by it',
+			'2.5',
 			(says) => `Required for EXPRESS: ${says}`,
 		),
 		// Not required: n8n would refuse to run a workflow whose Service Type is an expression (it

@@ -18,12 +18,10 @@ const goBulkForm: INodeProperties[] = [
 		'40 bags of cement',
 	),
 	numberField(
-		{
-			displayName: 'Quantity',
-			name: 'quantity',
-			placeholder: 'e.g. 40',
-			description: 'Count of items',
-		},
+		'quantity',
+		'Quantity',
+		'Count of items',
+		'40',
 		(says) => `${says.charAt(0).toUpperCase()}${says.slice(1)}; leave empty to send none`,
 	),
 	{

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { textField } from '../descriptions/fields';
 import { fail, type Problem } from '../pipeline/problem';
 
 /** What a number field takes, in the words both its hint and its rule use. */
@@ -31,10 +32,13 @@ export const isNumberField = (name: string) => name in NUMBERS;
  * fails the item with the rule, which the hint shows beforehand (`hint` may put it in context).
  */
 export function numberField(
-	field: Pick<INodeProperties, 'displayName' | 'name' | 'description' | 'placeholder'>,
-	hint: (says: string) => string = (says) => `${says.charAt(0).toUpperCase()}${says.slice(1)}`,
+	name: string,
+	displayName: string,
+	description: string,
+	example: string,
+	hint = (says: string) => `${says.charAt(0).toUpperCase()}${says.slice(1)}`,
 ): INodeProperties {
-	return { ...field, type: 'string', default: '', hint: hint(NUMBERS[field.name].says) };
+	return textField(name, displayName, description, example, { hint: hint(NUMBERS[name].says) });
 }
 
 /** The number field `name` checked at `field` (e.g. `stops[1].latitude`): its problem, if any. */
