@@ -6,15 +6,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import {
-	readOnlyOperationValues,
-	resourcePicker,
-	resourceProperties,
-	subtitleExpression,
-} from './descriptions/resource';
+import { resourceProperties, subtitleExpression } from './descriptions/resource';
 import { searchHubs } from './methods/searchHubs';
 import { testApiKey } from './methods/testApiKey';
-import { optionsDescription, runOperation, selectedOperation } from './pipeline';
+import { runOperation, selectedOperation } from './pipeline';
 import { RESOURCES } from './resources';
 
 export class PartnerLogistics implements INodeType {
@@ -37,11 +32,7 @@ export class PartnerLogistics implements INodeType {
 		// The credential's Test button runs testApiKey (n8n prefers a credential's own `test`
 		// request, which would follow redirects with the key attached).
 		credentials: [{ name: 'partnerLogisticsApi', required: true, testedBy: 'testApiKey' }],
-		properties: [
-			resourcePicker(RESOURCES, 'quote'),
-			...RESOURCES.flatMap(resourceProperties),
-			...optionsDescription(readOnlyOperationValues(RESOURCES)),
-		],
+		properties: resourceProperties(RESOURCES, 'quote'),
 	};
 
 	methods = { listSearch: { searchHubs }, credentialTest: { testApiKey } };

@@ -21,6 +21,31 @@ export function textField(
 	};
 }
 
+/** An option: its label, its value and, where the label does not say it, what it does. */
+export type Choice = readonly [name: string, value: string, description?: string];
+
+/** A choice among `choices`, the first one by default. */
+export function optionsField(
+	name: string,
+	displayName: string,
+	description: string,
+	choices: Choice[],
+	more: Partial<INodeProperties> = {},
+): INodeProperties {
+	const [[, first]] = choices;
+	return {
+		displayName,
+		name,
+		type: 'options',
+		options: choices.map(([name, value, description]) =>
+			description === undefined ? { name, value } : { name, value, description },
+		),
+		default: first,
+		description,
+		...more,
+	};
+}
+
 /** A required ID, by default (as its hint says) the incoming item's field of the same name. */
 export const idField = (name: string, displayName: string, description: string, example: string) =>
 	textField(name, displayName, description, example, {

@@ -1,19 +1,46 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { optionsDescription } from '../pipeline';
 import { isReadOnly, type ResourceSpec } from '../pipeline/operation';
 
-/** A resource's Operation picker, then its operations' fields, shown only when chosen (here). */
-export function resourceProperties(resource: ResourceSpec): INodeProperties[] {
-	const { defaultOperation } = resource;
+/**
+ * The action node's form, from its resources: the Resource picker, each resource's Operation
+ * picker and its operations' fields (shown only when chosen), then the Options (some hidden on the
+ * operations that only read).
+ */
+export function resourceProperties(
+	resources: ResourceSpec[],
+	defaultResource: string,
+): INodeProperties[] {
+	const specs = resources.flatMap((resource) => resource.operations);
+	const readOnly = [...new Set(specs.filter(isReadOnly).map((spec) => spec.value))];
+	return [
+		{
+			displayName: 'Resource',
+			name: 'resource',
+			type: 'options',
+			noDataExpression: true,
+			options: resources
+				.map(({ displayName, value, description }) => ({ name: displayName, value, description }))
+				.sort((a, b) => a.name.localeCompare(b.name)),
+			default: defaultResource,
+		},
+		...resources.flatMap(operationProperties),
+		...optionsDescription(readOnly),
+	];
+}
+
+function operationProperties(spec: ResourceSpec): INodeProperties[] {
+	const { value: resource, operations, defaultOperation } = spec;
 	return [
 		{
 			displayName: 'Operation',
 			name: 'operation',
 			type: 'options',
 			noDataExpression: true,
-			displayOptions: { show: { resource: [resource.value] } },
-			options: resource.operations.map(({ name, value, action, description }) => ({
+			displayOptions: { show: { resource: [resource] } },
+			options: operations.map(({ name, value, action, description }) => ({
 				name,
 				value,
 				action,
@@ -21,29 +48,13 @@ export function resourceProperties(resource: ResourceSpec): INodeProperties[] {
 			})),
 			default: defaultOperation,
 		},
-		...resource.operations.flatMap((spec) =>
+		...operations.flatMap((spec) =>
 			updateDisplayOptions(
-				{ show: { resource: [resource.value], operation: [spec.value] } },
+				{ show: { resource: [resource], operation: [spec.value] } },
 				spec.fields ?? [],
 			),
 		),
 	];
-}
-
-export function resourcePicker(
-	resources: ResourceSpec[],
-	defaultResource: string,
-): INodeProperties {
-	return {
-		displayName: 'Resource',
-		name: 'resource',
-		type: 'options',
-		noDataExpression: true,
-		options: resources
-			.map(({ displayName, value, description }) => ({ name: displayName, value, description }))
-			.sort((a, b) => a.name.localeCompare(b.name)),
-		default: defaultResource,
-	};
 }
 
 /**
@@ -63,10 +74,4 @@ export function subtitleExpression(resources: ResourceSpec[]): string {
 	const dryRun =
 		'(($parameter["options"] || {})["dryRun"] === true ? "Dry run: " : typeof ($parameter["options"] || {})["dryRun"] === "string" ? "Dry run by expression: " : "")';
 	return `={{ ${dryRun} + (${JSON.stringify(words)}[$parameter["resource"] + ":" + $parameter["operation"]] || $parameter["operation"]) }}`;
-}
-
-/** The operations that only read: their values, for options hidden on them. */
-export function readOnlyOperationValues(resources: ResourceSpec[]): string[] {
-	const specs = resources.flatMap((resource) => resource.operations);
-	return [...new Set(specs.filter(isReadOnly).map((spec) => spec.value))];
 }

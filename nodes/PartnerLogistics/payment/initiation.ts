@@ -1,16 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { extraBodyAction, knownValueField, textField } from '../descriptions/fields';
+import { extraBodyAction, knownValueField, optionsField, textField } from '../descriptions/fields';
 import type { OperationSpec } from '../pipeline/operation';
 import { compact, HIDDEN, type Problem } from '../pipeline/problem';
 
-/** A payment initiation (booking, GO_BULK, HAUL): its fields, body and rules, per kind. */
-export interface PaymentKind {
-	/** CREDIT may be chosen (GO_BULK and HAUL quotations issued with credit terms). */
-	credit: boolean;
-	/** A payment stage is sent (HAUL). */
-	stage: boolean;
-}
+/** A payment initiation (booking, GO_BULK, HAUL): may CREDIT be chosen, is a stage sent (HAUL). */
+type PaymentKind = { credit: boolean; stage: boolean };
 
 type Request = Pick<OperationSpec, 'fields' | 'method' | 'path' | 'body' | 'check' | 'referent'>;
 
@@ -28,8 +23,30 @@ export function paymentRequest(
 		fields: [id, ...paymentFields(kind), ...extra],
 		method: 'POST',
 		path: `${path}/payment`,
-		body: paymentBody(kind),
-		check: paymentCheck(kind),
+		body: ({ read }) => {
+			const method = kind.credit ? (read('paymentMethod') ?? 'SAVED_CARD') : 'SAVED_CARD';
+			return compact({
+				paymentMethod: method,
+				paymentMethodId: method === 'SAVED_CARD' ? read('paymentMethodId') : undefined,
+				paymentStage: kind.stage ? read('paymentStage') : undefined,
+			});
+		},
+		// The methods the endpoint takes, a card id with SAVED_CARD, and no payment details.
+		check: (body) => {
+			const { paymentMethod: method, paymentMethodId: cardId } = body;
+			if (method !== 'SAVED_CARD' && (!kind.credit || method !== 'CREDIT')) {
+				const problem = { field: 'paymentMethod', value: method };
+				if (kind.credit) return { ...problem, rule: 'must be one of SAVED_CARD, CREDIT' };
+				const hint =
+					'This payment takes a saved card only: CREDIT is not accepted for direct bookings.';
+				return { ...problem, rule: 'must be SAVED_CARD', hint };
+			}
+			if (method === 'SAVED_CARD' && (typeof cardId !== 'string' || cardId.trim() === '')) {
+				const rule = 'is required with SAVED_CARD (the saved card ID)';
+				return { field: 'paymentMethodId', value: cardId, rule };
+			}
+			return noPaymentDetails(body);
+		},
 		referent: kind.stage ? [id.name, 'paymentStage'] : [id.name],
 		answers: ['reference'],
 	};
@@ -41,8 +58,20 @@ export const creditAcceptance = (id: INodeProperties, path: string): Request => 
 	check: (body) => noPaymentDetails(body),
 });
 
-/** Payment method, saved card and (haulage) stage. */
-function paymentFields(kind: PaymentKind): INodeProperties[] {
+/** Payment method (with credit), saved card and (haulage) stage. */
+function paymentFields({ credit, stage }: PaymentKind): INodeProperties[] {
+	const method = optionsField('paymentMethod', 'Payment Method', 'How to pay', [
+		[
+			'Saved Card',
+			'SAVED_CARD',
+			'A card saved in the partner dashboard and enabled for API charges',
+		],
+		[
+			'Credit',
+			'CREDIT',
+			'Approved partner credit, only where the quotation was issued with credit terms',
+		],
+	]);
 	const card = textField(
 		'paymentMethodId',
 		'Saved Card ID',
@@ -50,82 +79,19 @@ function paymentFields(kind: PaymentKind): INodeProperties[] {
 		'pm_card_123',
 		{
 			required: true,
-			hint: kind.credit
+			hint: credit
 				? 'Card details are never sent: the card is charged by its ID'
 				: 'Booking payments take a saved card only; CREDIT is not accepted for direct bookings',
+			...(credit ? { displayOptions: { show: { paymentMethod: ['SAVED_CARD'] } } } : {}),
 		},
 	);
-	const stage = kind.stage
-		? [
-				knownValueField(
-					'paymentStage',
-					'Payment Stage',
-					'Which part of the haulage price to pay',
-					'UPFRONT',
-				),
-			]
-		: [];
-	if (!kind.credit) return [card, ...stage];
-	const method: INodeProperties = {
-		displayName: 'Payment Method',
-		name: 'paymentMethod',
-		type: 'options',
-		options: [
-			{
-				name: 'Saved Card',
-				value: 'SAVED_CARD',
-				description: 'A card saved in the partner dashboard and enabled for API charges',
-			},
-			{
-				name: 'Credit',
-				value: 'CREDIT',
-				description:
-					'Approved partner credit, only where the quotation was issued with credit terms',
-			},
-		],
-		default: 'SAVED_CARD',
-		description: 'How to pay',
-	};
-	return [
-		method,
-		{ ...card, displayOptions: { show: { paymentMethod: ['SAVED_CARD'] } } },
-		...stage,
-	];
-}
-
-function paymentBody(kind: PaymentKind): NonNullable<OperationSpec['body']> {
-	return ({ read }) => {
-		const method = kind.credit ? (read('paymentMethod') ?? 'SAVED_CARD') : 'SAVED_CARD';
-		return compact({
-			paymentMethod: method,
-			paymentMethodId: method === 'SAVED_CARD' ? read('paymentMethodId') : undefined,
-			paymentStage: kind.stage ? read('paymentStage') : undefined,
-		});
-	};
-}
-
-/** The methods the endpoint takes, a card id with SAVED_CARD, and no payment details. */
-export function paymentCheck(kind: PaymentKind): NonNullable<OperationSpec['check']> {
-	const methods = kind.credit ? ['SAVED_CARD', 'CREDIT'] : ['SAVED_CARD'];
-	return (body) => {
-		const method = body.paymentMethod;
-		if (typeof method !== 'string' || !methods.includes(method)) {
-			const problem = { field: 'paymentMethod', value: method };
-			if (kind.credit) return { ...problem, rule: `must be one of ${methods.join(', ')}` };
-			const hint =
-				'This payment takes a saved card only: CREDIT is not accepted for direct bookings.';
-			return { ...problem, rule: 'must be SAVED_CARD', hint };
-		}
-		const cardId = body.paymentMethodId;
-		if (method === 'SAVED_CARD' && (typeof cardId !== 'string' || cardId.trim() === '')) {
-			return {
-				field: 'paymentMethodId',
-				value: cardId,
-				rule: 'is required with SAVED_CARD (the saved card ID)',
-			};
-		}
-		return noPaymentDetails(body);
-	};
+	const stageField = knownValueField(
+		'paymentStage',
+		'Payment Stage',
+		'Which part of the haulage price to pay',
+		'UPFRONT',
+	);
+	return [...(credit ? [method] : []), card, ...(stage ? [stageField] : [])];
 }
 
 /**
@@ -139,7 +105,7 @@ const FORBIDDEN_PAYMENT_FIELDS = (
 ).split(' ');
 
 /** No forbidden payment field at any depth: for payments and credit acceptances alike. */
-export function noPaymentDetails(value: unknown, path = ''): Problem | undefined {
+function noPaymentDetails(value: unknown, path = ''): Problem | undefined {
 	if (!value || typeof value !== 'object') return undefined;
 	for (const [name, inner] of Object.entries(value as IDataObject)) {
 		const at = Array.isArray(value) ? `${path}[${name}]` : path ? `${path}.${name}` : name;

@@ -1,12 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { textField } from '../descriptions/fields';
+import { optionsField, textField } from '../descriptions/fields';
 import { numberField } from './numbers';
 
 // One end of a route (how it is served; its address, coordinates or hub), for the direct route
 // form and the GO_BULK form alike.
 
 export type Side = 'pickup' | 'dropoff';
+export const SIDES: Side[] = ['pickup', 'dropoff'];
 
 /** How each end is served, at an address (the default) or at a hub, and the words for it. */
 export const ENDS = {
@@ -34,76 +35,72 @@ export const ENDS = {
 	},
 };
 
-export const hubPicker = (side: Side): INodeProperties => ({
-	displayName: `${ENDS[side].label} Hub`,
-	name: `${side}HubId`,
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: `The hub where ${ENDS[side].atHub}`,
-	hint: 'Only active hubs are listed. Switch to ID to use an expression, e.g. from Hub › Get Many.',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a hub...',
-			typeOptions: { searchListMethod: 'searchHubs', searchable: true },
-		},
-		{ displayName: 'ID', name: 'id', type: 'string', placeholder: 'e.g. hub_123' },
-	],
-	displayOptions: { show: { [`${side}Method`]: [ENDS[side].hub] } },
-});
-
-export const coordinateFields = (
-	name: (axis: 'Latitude' | 'Longitude') => string,
-	label: string,
-	place: string,
-): INodeProperties[] =>
+/** The latitude and longitude of `place`: an end's, or (no `side`) a stop's. */
+export const coordinateFields = (place: string, side?: Side): INodeProperties[] =>
 	(['Latitude', 'Longitude'] as const).map((axis) =>
-		numberField({
-			displayName: label ? `${label} ${axis}` : axis,
-			name: name(axis),
-			placeholder: axis === 'Latitude' ? 'e.g. 6.6018' : 'e.g. 3.3515',
-			description: `${axis} of ${place}, in decimal degrees`,
-		}),
+		numberField(
+			side ? `${side}${axis}` : axis.toLowerCase(),
+			side ? `${ENDS[side].label} ${axis}` : axis,
+			`${axis} of ${place}, in decimal degrees`,
+			axis === 'Latitude' ? '6.6018' : '3.3515',
+		),
 	);
 
-/** An end's address and coordinates, hidden while it is served at a hub or the order is multi-stop. */
-export const homeFields = (side: Side): INodeProperties[] => {
-	const { label, hub, done, example } = ENDS[side];
-	const shared = {
-		required: true,
+/**
+ * One end's fields: how it is served (`method` adds to that field; the option names say who goes
+ * where), its address and coordinates (hidden at a hub or in a multi-stop order), or its hub.
+ */
+export function endFields(
+	side: Side,
+	method: Partial<INodeProperties>,
+	required: boolean,
+): INodeProperties[] {
+	const { label, home, hub, options, done, atHome, atHub, journey, example } = ENDS[side];
+	const atAddress = {
+		required,
 		displayOptions: { hide: { [`${side}Method`]: [hub], orderMode: ['MULTI_STOP'] } },
 	};
 	return [
+		optionsField(
+			`${side}Method`,
+			`${label} Method`,
+			`How the shipment ${journey} its journey`,
+			[
+				[options[0], home, `${home}: ${atHome}`],
+				[options[1], hub, `${hub}: ${atHub} at a hub`],
+			],
+			method,
+		),
 		textField(
 			`${side}Address`,
 			`${label} Address`,
 			`Street address where the parcel is ${done}`,
 			example,
-			shared,
+			atAddress,
 		),
-		...coordinateFields(
-			(axis) => `${side}${axis}`,
-			label,
-			`the ${label.toLowerCase()} address`,
-		).map((field) => ({ ...field, ...shared })),
+		...coordinateFields(`the ${label.toLowerCase()} address`, side).map((field) => ({
+			...field,
+			...atAddress,
+		})),
+		{
+			displayName: `${label} Hub`,
+			name: `${side}HubId`,
+			type: 'resourceLocator',
+			default: { mode: 'list', value: '' },
+			required: true,
+			description: `The hub where ${atHub}`,
+			hint: 'Only active hubs are listed. Switch to ID to use an expression, e.g. from Hub › Get Many.',
+			modes: [
+				{
+					displayName: 'From List',
+					name: 'list',
+					type: 'list',
+					placeholder: 'Select a hub...',
+					typeOptions: { searchListMethod: 'searchHubs', searchable: true },
+				},
+				{ displayName: 'ID', name: 'id', type: 'string', placeholder: 'e.g. hub_123' },
+			],
+			displayOptions: { show: { [`${side}Method`]: [hub] } },
+		},
 	];
-};
-
-/** How one end of the route is served; the option names say who goes where. */
-export const methodField = (side: Side): INodeProperties => {
-	const { label, home, hub, options, atHome, atHub, journey } = ENDS[side];
-	return {
-		displayName: `${label} Method`,
-		name: `${side}Method`,
-		type: 'options',
-		options: [
-			{ name: options[0], value: home, description: `${home}: ${atHome}` },
-			{ name: options[1], value: hub, description: `${hub}: ${atHub} at a hub` },
-		],
-		default: home,
-		description: `How the shipment ${journey} its journey`,
-	};
-};
+}

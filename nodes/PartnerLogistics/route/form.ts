@@ -1,33 +1,27 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { textField } from '../descriptions/fields';
-import { coordinateFields, ENDS, homeFields, hubPicker, methodField } from './ends';
+import { additionalFields, optionsField, textField } from '../descriptions/fields';
+import { coordinateFields, endFields, ENDS } from './ends';
 import { numberField } from './numbers';
-import { PHONE_EXAMPLE } from './optionalFields';
+import { routeSourceFields } from './routeSource';
 
-// The route form of a direct quote or booking through the spec's nine request forms: service
-// type, then single or multi-stop (CLICK) or how each end is served (GO_LIGHT, EXPRESS), showing
-// only what the chosen form needs. The one declaration of each route field (bounds: numbers.ts).
+// The route form of a direct quote or booking (the spec's nine request forms), showing only what
+// the chosen form needs, then its optional fields: the one declaration of each (bounds: numbers.ts).
 
-/** The numbered stops of the editor's Stops field. */
+/** How a phone is typed: international format (rules.ts), spaces and dashes allowed. */
+const PHONE_EXAMPLE = '+234 803 123 4567';
+
 export const STOP_SLOTS = ['stop1', 'stop2', 'stop3'];
 
 /** The values of one stop of a multi-stop order, numbered as the route runs. */
 const stopValues = (place: string): INodeProperties[] => [
-	{
-		displayName: 'Type',
-		name: 'type',
-		type: 'options',
-		options: [
-			{ name: 'Choose…', value: '', description: 'Required: pick up or drop off here' },
-			{ name: 'Drop-Off', value: 'DROPOFF' },
-			{ name: 'Pickup', value: 'PICKUP' },
-		],
-		default: '',
-		description: 'Whether the parcel is collected or delivered at this stop',
-	},
+	optionsField('type', 'Type', 'Whether the parcel is collected or delivered at this stop', [
+		['Choose…', '', 'Required: pick up or drop off here'],
+		['Drop-Off', 'DROPOFF'],
+		['Pickup', 'PICKUP'],
+	]),
 	textField('address', 'Address', `Street address of ${place}`, ENDS.pickup.example),
-	...coordinateFields((axis) => axis.toLowerCase(), '', place),
+	...coordinateFields(place),
 	textField(
 		'phone',
 		'Phone',
@@ -43,77 +37,53 @@ export const SERVICES = {
 	EXPRESS: 'Multi-leg service priced by package weight; each end may be a home or a hub',
 };
 
-export const routeFields: INodeProperties[] = [
-	{
-		displayName: 'Service Type',
-		name: 'serviceType',
-		type: 'options',
-		options: Object.entries(SERVICES).map(([value, description]) => ({
-			name: value,
-			value,
-			description,
-		})),
-		default: 'CLICK',
-		description: 'The delivery service to price and book',
-		hint: 'GO_BULK and HAUL are quoted by hand: use the Quote Request or Haulage Quotation resource',
-	},
-	{
-		displayName: 'Order Mode',
-		name: 'orderMode',
-		type: 'options',
-		options: [
-			{
-				name: 'Single Drop-Off',
-				value: 'SINGLE',
-				description: 'One pickup address, one drop-off address',
-			},
-			{
-				name: 'Multi-Stop',
-				value: 'MULTI_STOP',
-				description: 'Exactly 3 stops, each a pickup or a drop-off',
-			},
+const hubServices = { displayOptions: { show: { serviceType: ['GO_LIGHT', 'EXPRESS'] } } };
+
+const routeFields: INodeProperties[] = [
+	optionsField(
+		'serviceType',
+		'Service Type',
+		'The delivery service to price and book',
+		Object.entries(SERVICES).map(([value, description]) => [value, value, description]),
+		{
+			hint: 'GO_BULK and HAUL are quoted by hand: use the Quote Request or Haulage Quotation resource',
+		},
+	),
+	optionsField(
+		'orderMode',
+		'Order Mode',
+		'Whether this CLICK order has one drop-off or several stops',
+		[
+			['Single Drop-Off', 'SINGLE', 'One pickup address, one drop-off address'],
+			['Multi-Stop', 'MULTI_STOP', 'Exactly 3 stops, each a pickup or a drop-off'],
 		],
-		default: 'SINGLE',
-		description: 'Whether this CLICK order has one drop-off or several stops',
-		displayOptions: { show: { serviceType: ['CLICK'] } },
-	},
-	{
-		displayName: 'Delivery Mode',
-		name: 'deliveryMode',
-		type: 'options',
-		options: [
-			{
-				name: 'API Default',
-				value: '',
-				description: 'Send no delivery mode and let the API choose',
-			},
-			{ name: 'Express', value: 'EXPRESS' },
-			{ name: 'Standard', value: 'STANDARD' },
+		{ displayOptions: { show: { serviceType: ['CLICK'] } } },
+	),
+	optionsField(
+		'deliveryMode',
+		'Delivery Mode',
+		'How fast GO_LIGHT delivers',
+		[
+			['API Default', '', 'Send no delivery mode and let the API choose'],
+			['Express', 'EXPRESS'],
+			['Standard', 'STANDARD'],
 		],
-		default: '',
-		description: 'How fast GO_LIGHT delivers',
-		displayOptions: { show: { serviceType: ['GO_LIGHT'] } },
-	},
+		{ displayOptions: { show: { serviceType: ['GO_LIGHT'] } } },
+	),
 	{
 		...numberField(
-			{
-				displayName: 'Package Weight (Kg)',
-				name: 'packageWeightKg',
-				placeholder: 'e.g. 2.5',
-				description: 'Weight of the package in kilograms; EXPRESS is priced by it',
-			},
+			'packageWeightKg',
+			'Package Weight (Kg)',
+			'Weight of the package in kilograms; EXPRESS is priced by it',
+			'2.5',
 			(says) => `Required for EXPRESS: ${says}`,
 		),
 		// Not required: n8n would refuse to run a workflow whose Service Type is an expression (it
 		// cannot tell whether the field shows). The item fails with the rule instead.
 		displayOptions: { show: { serviceType: ['EXPRESS'] } },
 	},
-	{ ...methodField('pickup'), displayOptions: { show: { serviceType: ['GO_LIGHT', 'EXPRESS'] } } },
-	...homeFields('pickup'),
-	hubPicker('pickup'),
-	{ ...methodField('dropoff'), displayOptions: { show: { serviceType: ['GO_LIGHT', 'EXPRESS'] } } },
-	...homeFields('dropoff'),
-	hubPicker('dropoff'),
+	...endFields('pickup', hubServices, true),
+	...endFields('dropoff', hubServices, true),
 	{
 		displayName: 'Stops',
 		name: 'stops',
@@ -130,3 +100,63 @@ export const routeFields: INodeProperties[] = [
 		})),
 	},
 ];
+
+const phone = (side: 'pickup' | 'dropoff', at: string) =>
+	textField(
+		`${side}Phone`,
+		`${at} Phone`,
+		`Phone number at the ${at.toLowerCase()}`,
+		PHONE_EXAMPLE,
+		{
+			hint: `International format, e.g. ${PHONE_EXAMPLE}; spaces and dashes are removed`,
+		},
+	);
+
+/** Optional quote and booking fields (spec: direct booking quote request). */
+const routeOptionFields: INodeProperties[] = [
+	textField('deliveryNote', 'Delivery Note', 'Instructions for the rider', 'Call on arrival'),
+	phone('dropoff', 'Drop-Off'),
+	textField(
+		'externalReference',
+		'External Reference',
+		'Your own reference, e.g. an order number',
+		'ORDER-10045',
+	),
+	textField(
+		'packageDescription',
+		'Package Description',
+		'What is being sent',
+		'Two boxes of books',
+	),
+	phone('pickup', 'Pickup'),
+	textField('promoCode', 'Promo Code', 'A promotion code to apply', 'WELCOME10'),
+	textField('recipientName', 'Recipient Name', 'Who receives the parcel', 'Ada Obi'),
+	textField('requesterName', 'Requester Name', 'Who requests the delivery', 'Tunde Bakare'),
+	textField(
+		'scheduledAt',
+		'Scheduled At',
+		'When the pickup should happen, as an ISO 8601 date-time; sent as given',
+		'2026-11-23T14:30:00+01:00',
+		{
+			hint: 'Include the time zone offset, e.g. +01:00, or use {{ $now.plus(1, "hour").toISO() }}',
+		},
+	),
+	optionsField('vehicleType', 'Vehicle Type', 'The vehicle to use', [
+		['Bike', 'BIKE'],
+		['Van', 'VAN'],
+		['Truck', 'TRUCK'],
+	]),
+];
+
+/** The route fields a booking must repeat from its quote (spec: Booking), in form order. */
+export const ROUTE_FIELDS = routeFields.map((field) => field.name);
+export const ROUTE_OPTION_FIELDS = routeOptionFields.map((field) => field.name);
+
+/** A direct quote or booking's route: its source, the names it reads, its form, its options. */
+export const directRouteFields = (fromQuote: boolean, additionalDescription: string) =>
+	routeSourceFields(
+		fromQuote,
+		routeFields,
+		[...ROUTE_FIELDS, ...ROUTE_OPTION_FIELDS],
+		additionalFields(routeOptionFields, additionalDescription),
+	);

@@ -1,21 +1,13 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalFields, extraBodyField, textField } from '../descriptions/fields';
 import type { BodyInput } from '../pipeline/operation';
 import { compact, firstProblem, type Problem } from '../pipeline/problem';
 import { pick } from './body';
-import { ENDS, homeFields, hubPicker, methodField, type Side } from './ends';
+import { endFields, ENDS, SIDES } from './ends';
 import { checkNumber, numberField } from './numbers';
-import { oneOf, text } from './rules';
-import { DEFINE, INPUT_FIELDS, inputFieldsNotice, routeSourceField } from './routeSource';
-
-/** One end of a GO_BULK route: method, then home fields (optional) or a hub picker. */
-const goBulkEnd = (side: Side): INodeProperties[] => [
-	methodField(side),
-	...homeFields(side).map((field) => ({ ...field, required: false })),
-	hubPicker(side),
-];
+import { validateEnds } from './rules';
+import { INPUT_FIELDS, routeSourceFields } from './routeSource';
 
 /** The GO_BULK request typed in the form: the goods, then both ends of the route. */
 const goBulkForm: INodeProperties[] = [
@@ -26,12 +18,10 @@ const goBulkForm: INodeProperties[] = [
 		'40 bags of cement',
 	),
 	numberField(
-		{
-			displayName: 'Quantity',
-			name: 'quantity',
-			placeholder: 'e.g. 40',
-			description: 'Count of items',
-		},
+		'quantity',
+		'Quantity',
+		'Count of items',
+		'40',
 		(says) => `${says.charAt(0).toUpperCase()}${says.slice(1)}; leave empty to send none`,
 	),
 	{
@@ -41,8 +31,7 @@ const goBulkForm: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	...goBulkEnd('pickup'),
-	...goBulkEnd('dropoff'),
+	...SIDES.flatMap((side) => endFields(side, {}, false)),
 ];
 
 const specialHandling = textField(
@@ -58,13 +47,12 @@ const GO_BULK_FIELDS = [
 	specialHandling.name,
 ];
 
-/** The fields of Quote Request › Create. */
-export const goBulkFields: INodeProperties[] = [
-	routeSourceField(false),
-	inputFieldsNotice(GO_BULK_FIELDS),
-	...updateDisplayOptions({ show: { routeSource: [DEFINE] } }, goBulkForm),
+export const goBulkFields = routeSourceFields(
+	false,
+	goBulkForm,
+	GO_BULK_FIELDS,
 	additionalFields([specialHandling, extraBodyField]),
-];
+);
 
 /** A GO_BULK body: the spec's fields of the chosen ends only, as given (never filled in). */
 export function goBulkBody({ read, item }: BodyInput): IDataObject {
@@ -74,7 +62,7 @@ export function goBulkBody({ read, item }: BodyInput): IDataObject {
 			: Object.fromEntries(GO_BULK_FIELDS.map((field) => [field, read(field)]));
 	const additional = (read('additionalFields') ?? {}) as IDataObject;
 	const body = pick({ ...source, ...compact(additional) }, GO_BULK_FIELDS);
-	for (const side of ['pickup', 'dropoff'] as const) {
+	for (const side of SIDES) {
 		const viaHub = body[`${side}Method`] === ENDS[side].hub;
 		for (const field of viaHub ? ['Address', 'Latitude', 'Longitude'] : ['HubId']) {
 			delete body[`${side}${field}`];
@@ -83,21 +71,13 @@ export function goBulkBody({ read, item }: BodyInput): IDataObject {
 	return body;
 }
 
-/**
- * Checks a GO_BULK quote request: the hub rules the spec shows, and types and bounds of what is
- * given. The spec names no required field, so none is demanded beyond a hub for a hub method.
- */
+/** A GO_BULK quote request's ends (a hub for a hub method), and the bounds of numbers given. */
 export function goBulkCheck(body: IDataObject): Problem | undefined {
-	const given = (field: string) =>
-		body[field] === undefined ? undefined : checkNumber(body[field], field);
 	return (
-		oneOf(body, 'pickupMethod', ['HOME_PICKUP', 'HUB_DROPOFF']) ??
-		oneOf(body, 'dropoffMethod', ['HOME_DELIVERY', 'HUB_PICKUP']) ??
-		(body.pickupMethod === 'HUB_DROPOFF' ? text(body.pickupHubId, 'pickupHubId') : undefined) ??
-		(body.dropoffMethod === 'HUB_PICKUP' ? text(body.dropoffHubId, 'dropoffHubId') : undefined) ??
+		validateEnds(body) ??
 		firstProblem(
 			['quantity', 'pickupLatitude', 'dropoffLatitude', 'pickupLongitude', 'dropoffLongitude'].map(
-				given,
+				(field) => (body[field] === undefined ? undefined : checkNumber(body[field], field)),
 			),
 		)
 	);

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { textField } from '../descriptions/fields';
 import { fail, type Problem } from '../pipeline/problem';
 
 /** What a number field takes, in the words both its hint and its rule use. */
@@ -9,10 +10,7 @@ const LATITUDE: NumberRule = { min: -90, max: 90, says: 'a number between −90 
 const LONGITUDE: NumberRule = { min: -180, max: 180, says: 'a number between −180 and 180' };
 const COUNT: NumberRule = { min: 1, whole: true, says: 'a whole number of at least 1' };
 
-/**
- * The API's number fields (of routes, GO_BULK requests, a list's limit) by API name, each one's
- * bounds declared once: its hint, check and reading of numeric text (a sheet's, a CSV's) from here.
- */
+/** The API's number fields by API name: each one's bounds, for its hint, check and reading. */
 const NUMBERS: Record<string, NumberRule> = {
 	packageWeightKg: { min: 0.01, max: 50, says: 'a number from 0.01 to 50' },
 	pickupLatitude: LATITUDE,
@@ -34,10 +32,13 @@ export const isNumberField = (name: string) => name in NUMBERS;
  * fails the item with the rule, which the hint shows beforehand (`hint` may put it in context).
  */
 export function numberField(
-	field: Pick<INodeProperties, 'displayName' | 'name' | 'description' | 'placeholder'>,
-	hint: (says: string) => string = (says) => `${says.charAt(0).toUpperCase()}${says.slice(1)}`,
+	name: string,
+	displayName: string,
+	description: string,
+	example: string,
+	hint = (says: string) => `${says.charAt(0).toUpperCase()}${says.slice(1)}`,
 ): INodeProperties {
-	return { ...field, type: 'string', default: '', hint: hint(NUMBERS[field.name].says) };
+	return textField(name, displayName, description, example, { hint: hint(NUMBERS[name].says) });
 }
 
 /** The number field `name` checked at `field` (e.g. `stops[1].latitude`): its problem, if any. */
@@ -52,10 +53,7 @@ export function checkNumber(value: unknown, name: string, field = name): Problem
 	return fits ? undefined : { field, value, rule: `must be ${says}` };
 }
 
-/**
- * The number field `name` as sent: numeric text read as a number, nothing when empty. A value
- * outside its rule (-1, "abc", "10&x=1") fails the item before anything is sent.
- */
+/** The number field `name` as sent, nothing when empty; out of its rule, the item fails. */
 export function numberOf(value: IDataObject[string], name: string): number | undefined {
 	const number = toNumber(value);
 	if (number === undefined || number === null) return undefined;

@@ -1,9 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { firstProblem, isGiven, required, type Problem } from '../pipeline/problem';
-import { ROUTE_FIELDS } from './body';
-import { ENDS, type Side } from './ends';
-import { SERVICES } from './form';
+import { ENDS, SIDES, type Side } from './ends';
+import { ROUTE_FIELDS, SERVICES } from './form';
 import { checkNumber } from './numbers';
 
 const MANUAL_SERVICES: Record<string, string> = {
@@ -67,19 +66,17 @@ function validateMultiStop(body: IDataObject, service: string): Problem | undefi
 	);
 }
 
-const SIDES: Side[] = ['pickup', 'dropoff'];
-const methodOf = (body: IDataObject, side: Side) => body[`${side}Method`] ?? ENDS[side].home;
-
-function validateEnds(body: IDataObject, service: string): Problem | undefined {
-	for (const side of SIDES) {
-		const { home, hub } = ENDS[side];
-		const method = methodOf(body, side);
-		if (method !== home && method !== hub) {
-			return { field: `${side}Method`, value: method, rule: `must be ${home} or ${hub}` };
-		}
-	}
-	const viaHub = (side: Side) => methodOf(body, side) === ENDS[side].hub;
+/**
+ * Each end's method, then its hub, or its address and coordinates: required for a direct
+ * `service` (CLICK only at home), not for GO_BULK (no `service`: its spec names no required field).
+ */
+export function validateEnds(body: IDataObject, service?: string): Problem | undefined {
+	const viaHub = (side: Side) => body[`${side}Method`] === ENDS[side].hub;
 	const hubSide = SIDES.find(viaHub);
+	const method = firstProblem(
+		SIDES.map((side) => oneOf(body, `${side}Method`, [ENDS[side].home, ENDS[side].hub])),
+	);
+	if (method) return method;
 	if (service === 'CLICK' && hubSide) {
 		return {
 			field: `${hubSide}Method`,
@@ -88,13 +85,13 @@ function validateEnds(body: IDataObject, service: string): Problem | undefined {
 			hint: 'CLICK goes home to home or multi-stop; choose GO_LIGHT or EXPRESS for hub routes.',
 		};
 	}
+	const home = (side: Side) =>
+		text(body[`${side}Address`], `${side}Address`) ??
+		coordinate(body[`${side}Latitude`], `${side}Latitude`) ??
+		coordinate(body[`${side}Longitude`], `${side}Longitude`);
 	return firstProblem(
 		SIDES.map((side) =>
-			viaHub(side)
-				? text(body[`${side}HubId`], `${side}HubId`)
-				: (text(body[`${side}Address`], `${side}Address`) ??
-					coordinate(body[`${side}Latitude`], `${side}Latitude`) ??
-					coordinate(body[`${side}Longitude`], `${side}Longitude`)),
+			viaHub(side) ? text(body[`${side}HubId`], `${side}HubId`) : service ? home(side) : undefined,
 		),
 	);
 }
@@ -110,13 +107,11 @@ function validateWeight(body: IDataObject, service: string): Problem | undefined
 }
 
 /** A required coordinate, checked against the bounds its field declares. */
-function coordinate(value: unknown, name: string, field = name): Problem | undefined {
-	if (!isGiven(value)) return required(field, value);
-	return checkNumber(value, name, field);
-}
+const coordinate = (value: unknown, name: string, field = name) =>
+	isGiven(value) ? checkNumber(value, name, field) : required(field, value);
 
 /** An optional value of a known enumeration (required when `isRequired`). */
-export function oneOf(
+function oneOf(
 	record: IDataObject,
 	name: string,
 	allowed: string[],
@@ -130,10 +125,8 @@ export function oneOf(
 		: { field, value, rule: `must be one of ${allowed.join(', ')}` };
 }
 
-/** A required, non-blank text. */
-export function text(value: unknown, field: string): Problem | undefined {
-	return typeof value === 'string' && value.trim() !== '' ? undefined : required(field, value);
-}
+export const text = (value: unknown, field: string) =>
+	typeof value === 'string' && value.trim() !== '' ? undefined : required(field, value);
 
 /** International format: + then 8 to 15 digits (spaces and dashes are stripped before this). */
 function phone(value: unknown, field: string): Problem | undefined {
@@ -143,11 +136,10 @@ function phone(value: unknown, field: string): Problem | undefined {
 		: { field, value, rule: 'must be in international format: + then 8 to 15 digits' };
 }
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
-
 function isoDateTime(value: unknown, field: string): Problem | undefined {
 	if (value === undefined) return undefined;
-	return typeof value === 'string' && ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value))
+	const form = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+	return typeof value === 'string' && form.test(value) && !Number.isNaN(Date.parse(value))
 		? undefined
 		: {
 				field,
@@ -156,6 +148,8 @@ function isoDateTime(value: unknown, field: string): Problem | undefined {
 				hint: 'e.g. 2026-11-23T14:30:00+01:00',
 			};
 }
+
+const methodOf = (body: IDataObject, side: Side) => body[`${side}Method`] ?? ENDS[side].home;
 
 /** The first route field where a booking differs from its quote's, after the spec's defaults. */
 export function routeMismatch(booking: IDataObject, quoted: IDataObject): Problem | undefined {

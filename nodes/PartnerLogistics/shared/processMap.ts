@@ -1,14 +1,12 @@
 /** Every kind of process memory made (processMemory.ts makes them all), to count them. */
 const kinds: Array<ProcessMap<unknown>> = [];
 
-export interface Bound<V> {
-	/** The most entries kept; past it the one used longest ago goes first. */
-	max: number;
-	/** An entry still in use (a request in flight on it) is never forgotten. */
-	inUse?: (value: V) => boolean;
-}
+type Bound<V> = { max: number; inUse?: (value: V) => boolean };
 
-/** A bounded map of the process, in the order its entries were last used. */
+/**
+ * A bounded map of the process, in the order its entries were last used: past `max` entries the
+ * one used longest ago goes first, never one still `inUse` (a request in flight on it).
+ */
 export class ProcessMap<V> {
 	private readonly entries = new Map<string, V>();
 

@@ -5,10 +5,8 @@ import { processMap } from './processMap';
 export { ProcessMap, processMemorySizes } from './processMap';
 
 /**
- * What this n8n process keeps beyond one run, every map made and bounded here, keyed by what it
- * belongs to (an API key, a referent, a trigger); runs keep nothing past their end. A restart may
- * lose it all at no cost but a slower start: what must survive lives in n8n's node context and
- * static data.
+ * What this n8n process keeps beyond a run, keyed by what it belongs to. A restart loses it at no
+ * cost but a slower start: what must survive lives in n8n's node context and static data.
  */
 export const PROCESS_MEMORY = {
 	/** Each API key's learned limit and queue of starts; one with requests in flight stays. */

@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { paymentCheck } from '../../../nodes/PartnerLogistics/payment/initiation';
 import type { BodyInput } from '../../../nodes/PartnerLogistics/pipeline/operation';
 import {
 	describeProblem,
@@ -8,12 +7,14 @@ import {
 } from '../../../nodes/PartnerLogistics/pipeline/operation/labels';
 import { HIDDEN } from '../../../nodes/PartnerLogistics/pipeline/problem';
 import { bookingCreate } from '../../../nodes/PartnerLogistics/resources/booking/create';
+import { bookingPay } from '../../../nodes/PartnerLogistics/resources/booking/pay';
+import { quoteRequestPay } from '../../../nodes/PartnerLogistics/resources/quoteRequest/pay';
 import { goBulkCheck as validateQuoteRequest } from '../../../nodes/PartnerLogistics/route/goBulk';
 import { routeMismatch, validateRoute } from '../../../nodes/PartnerLogistics/route/rules';
 
-/** A payment check as each endpoint has it: a card only, or a card or credit. */
+/** A payment check as each endpoint has it: a card only (Booking › Pay), or a card or credit. */
 const validatePayment = (body: IDataObject, methods: string[]) =>
-	paymentCheck({ credit: methods.includes('CREDIT'), stage: false })(body, {} as BodyInput);
+	(methods.includes('CREDIT') ? quoteRequestPay : bookingPay).check!(body, {} as BodyInput);
 
 const home = {
 	pickupAddress: 'a',

@@ -1,7 +1,7 @@
 import { idField } from '../../descriptions/fields';
 import type { OperationSpec } from '../../pipeline/operation';
-import { bookingBody, bookingCheck } from '../../route/quoted';
-import { directRouteFields } from '../../route/routeSource';
+import { bookingBody, bookingCheck } from '../../route/body';
+import { directRouteFields } from '../../route/form';
 
 export const bookingCreate: OperationSpec = {
 	name: 'Create',

@@ -1,7 +1,7 @@
 import type { OperationSpec } from '../../pipeline/operation';
-import { quoteBody, withQuotedRoute } from '../../route/quoted';
+import { quoteBody, withQuotedRoute } from '../../route/body';
+import { directRouteFields } from '../../route/form';
 import { validateRoute } from '../../route/rules';
-import { directRouteFields } from '../../route/routeSource';
 
 export const quoteCreate: OperationSpec = {
 	name: 'Create',
