@@ -1,3 +1,5 @@
+import { sleep } from 'n8n-workflow';
+
 import { isObject } from '../../shared/valueAt';
 
 /** The most an answer may hold decompressed: some 100,000 of the API's ~1 KB records. */
@@ -10,30 +12,34 @@ export class AnswerTooLarge extends Error {
 	}
 }
 
-/** One attempt's deadline: its signal, whether the execution was cancelled, its release. */
-interface Deadline {
-	signal: AbortSignal;
-	cancelled(): boolean;
-	release(): void;
-}
-
 /** How much past its Timeout an attempt may end: attempts starting this close share one timer. */
 export const SHARED_DEADLINE_MS = 50;
 
 /**
- * A session's attempt deadlines: each aborts at n8n's Timeout (at most SHARED_DEADLINE_MS later) or
- * when the execution is cancelled. Attempts starting that close share one AbortSignal.timeout, which
- * Node cannot clear: one per request would keep 30,000 timers pending at 1,000 requests/s.
+ * A session's attempts and waits: each attempt aborts at n8n's Timeout (at most SHARED_DEADLINE_MS
+ * later), and each wait ends, when the execution is cancelled. Attempts starting that close share
+ * one AbortSignal.timeout, which Node cannot clear: one per request would keep 30,000 timers pending
+ * at 1,000 requests/s (docs/benchmarks.md).
  */
 export class Deadlines {
-	private batch?: { closesAt: number; join(): Deadline };
+	private batch?: { closesAt: number; join(): { signal: AbortSignal; release(): void } };
+	/** Settles when the execution is cancelled: one listener for every wait of the session. */
+	private readonly cancelling: Promise<void>;
 
 	constructor(
 		private readonly timeoutMs: number,
 		private readonly cancel?: AbortSignal,
-	) {}
+	) {
+		this.cancelling = new Promise((resolve) =>
+			cancel?.addEventListener('abort', () => resolve(), { once: true }),
+		);
+	}
 
-	start(): Deadline {
+	get cancelled(): boolean {
+		return this.cancel?.aborted === true;
+	}
+
+	start() {
 		const now = Date.now();
 		if (!this.batch || now >= this.batch.closesAt) {
 			this.batch = {
@@ -43,10 +49,15 @@ export class Deadlines {
 		}
 		return this.batch.join();
 	}
+
+	/** Sleeps `ms`, waking early when the execution is cancelled. */
+	async wait(ms: number): Promise<void> {
+		if (!this.cancelled && ms > 0) await Promise.race([sleep(ms), this.cancelling]);
+	}
 }
 
 /** Attempts that end when `deadline` or `cancel` aborts, whichever is first: one listener each. */
-function attemptsUntil(deadline: AbortSignal, cancel: AbortSignal | undefined): () => Deadline {
+function attemptsUntil(deadline: AbortSignal, cancel: AbortSignal | undefined) {
 	const running = new Set<AbortController>();
 	const end = (reason: unknown) => {
 		for (const controller of running) controller.abort(reason);
@@ -67,11 +78,7 @@ function attemptsUntil(deadline: AbortSignal, cancel: AbortSignal | undefined): 
 		const ended = cancel?.aborted ? cancel : deadline.aborted ? deadline : undefined;
 		if (ended) controller.abort(ended.reason);
 		else running.add(controller);
-		return {
-			signal: controller.signal,
-			cancelled: () => cancel?.aborted === true,
-			release: () => running.delete(controller),
-		};
+		return { signal: controller.signal, release: () => running.delete(controller) };
 	};
 }
 
@@ -101,7 +108,9 @@ export async function readBoundedBody(body: unknown, signal: AbortSignal): Promi
 		};
 		const aborted = () => finish(signal.reason);
 		const ended = () => finish();
-		const closed = () => finish(Object.assign(new Error('Premature close'), { code: PREMATURE }));
+		// Node's code for it, as an async iteration would have thrown it.
+		const premature = { code: 'ERR_STREAM_PREMATURE_CLOSE' };
+		const closed = () => finish(Object.assign(new Error('Premature close'), premature));
 		function read() {
 			for (let chunk = stream.read(); chunk !== null; chunk = stream.read()) {
 				const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
@@ -116,9 +125,6 @@ export async function readBoundedBody(body: unknown, signal: AbortSignal): Promi
 	});
 }
 
-/** Node's code for a stream closed before its end, as an async iteration would have thrown it. */
-const PREMATURE = 'ERR_STREAM_PREMATURE_CLOSE';
-
 /** The part of a Node Readable that readBoundedBody uses. */
 interface BodyStream {
 	read(): Buffer | string | null;
@@ -127,11 +133,5 @@ interface BodyStream {
 	destroy(): void;
 }
 
-function isStream(body: unknown): body is BodyStream {
-	return (
-		isObject(body) &&
-		typeof body.read === 'function' &&
-		typeof body.on === 'function' &&
-		typeof body.destroy === 'function'
-	);
-}
+const isStream = (body: unknown): body is BodyStream =>
+	isObject(body) && typeof body.read === 'function' && typeof body.destroy === 'function';

@@ -2,7 +2,7 @@ import { clip, MAX_MESSAGE_CHARS } from '../../shared/message';
 import { isObject } from '../../shared/valueAt';
 import { MAX_ANSWER_BYTES } from './answerBounds';
 import { answerEvidence, evidence, parseJson, redact, safeLocation } from './evidence';
-import { TIMEOUT_FAULTS } from './retry';
+import { MAX_RETRY_DELAY_MS, TIMEOUT_FAULTS } from './retry';
 import type { ApiResponse } from './transport';
 
 /** What the user reads when a request fails: what to do in a line, then why and the evidence. */
@@ -21,7 +21,13 @@ export function describeApiError(
 	secrets: string[] = [],
 ): ApiErrorText {
 	const { capability, referent, prefix = '' } = context;
-	const { apiMessage = '', field } = readErrorFields(parseJson(rawBody));
+	const body = parseJson(rawBody);
+	const fields = isObject(body) ? body : {};
+	const nested = isObject(fields.error) ? fields.error : {};
+	const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, 300) : '');
+	const apiMessage =
+		text(fields.message) || text(nested.message) || text(fields.error) || text(fields.detail);
+	const field = text(fields.field) || text(nested.field);
 	const said = redact(apiMessage, secrets).replace(/[.\s]+$/, '');
 	const what = referent || 'what this acts on';
 	const named = clip(what, 40); // a referent's value may be long: whole in the description
@@ -87,13 +93,11 @@ export function describeApiError(
 	};
 }
 
-/** Fewer of the API's words than this say nothing: the message leaves them to the description. */
-const MIN_SAID_CHARS = 20;
-
 /** `message` with the API's words (`: …`), cut to fit MAX_MESSAGE_CHARS after `prefix`. */
 function fitted(message: (said: string) => string, said: string, prefix: string): string {
 	const room = MAX_MESSAGE_CHARS - (prefix ? prefix.length + 1 : 0) - message('').length - 2;
-	if (said === '' || room < MIN_SAID_CHARS) return message('');
+	// Fewer of the API's words than 20 say nothing: they are left to the description.
+	if (said === '' || room < 20) return message('');
 	return message(`: ${clip(said, room)}`).replace('….', '…');
 }
 
@@ -144,36 +148,30 @@ export function describeUnexpectedBody(
 export function describeFault(
 	code: string,
 	retries: number,
-	options: { timeoutMs: number; mutating: boolean; bytes?: number },
+	{ timeoutMs, mutating, bytes = 0 }: { timeoutMs: number; mutating: boolean; bytes?: number },
 ): ApiErrorText {
 	const fault = `Connection fault: ${code}`;
-	const processed = options.mutating ? `${RESENT_SAFELY} ` : '';
+	// Wherever an answer was lost, the request may have been processed all the same.
+	const processed = mutating
+		? 'The API may have processed the request: running it again resends the same Idempotency-Key, so nothing is booked or paid twice. '
+		: '';
 	if (code === 'E_ANSWER_TOO_LARGE') {
 		return {
 			message: `The API's answer grew past the ${MAX_ANSWER_BYTES / 1048576} MiB an answer may hold; the node stopped reading. Check the credential's Base URL.`,
-			description: `More than ${(options.bytes ?? 0).toLocaleString('en-US')} bytes came once decompressed. No answer of this API comes near that size: its largest are lists of records of about a kilobyte. A compressed answer that inflates without end, or a server that is not the API, answers like this. ${processed}${fault}`,
+			description: `More than ${bytes.toLocaleString('en-US')} bytes came once decompressed. No answer of this API comes near that size: its largest are lists of records of about a kilobyte. A compressed answer that inflates without end, or a server that is not the API, answers like this. ${processed}${fault}`,
 		};
 	}
-	const what = describeFaultCode(code, options.timeoutMs);
-	const tried = retries > 0 ? ` after ${retried(retries)}` : '';
+	const what = `${describeFaultCode(code, timeoutMs)}${retries > 0 ? ` after ${retried(retries)}` : ''}`;
 	if (isUnreachable(code)) {
-		return { message: `${what}${tried}. Check the credential's Base URL.`, description: fault };
+		return { message: `${what}. Check the credential's Base URL.`, description: fault };
 	}
-	if (!options.mutating) {
-		return {
-			message: `${what}${tried}. Try again later.`,
-			description: `Or raise the Timeout under the node Settings › Request Options. ${fault}`,
-		};
-	}
-	return {
-		message: `${what}${tried}. Running the item again is safe.`,
-		description: `${processed}${fault}`,
-	};
+	return mutating
+		? { message: `${what}. Running the item again is safe.`, description: `${processed}${fault}` }
+		: {
+				message: `${what}. Try again later.`,
+				description: `Or raise the Timeout under the node Settings › Request Options. ${fault}`,
+			};
 }
-
-/** Said wherever an answer was lost: the request may have been processed all the same. */
-const RESENT_SAFELY =
-	'The API may have processed the request: running it again resends the same Idempotency-Key, so nothing is booked or paid twice.';
 
 /** What a connection fault was, in words. */
 function describeFaultCode(code: string, timeoutMs: number): string {
@@ -205,28 +203,15 @@ export function describeFailure(failure: Failure): string {
 /** "1 retry", "3 retries". */
 export const retried = (count: number) => `${count} ${count === 1 ? 'retry' : 'retries'}`;
 
-/** A Retry-After longer than the node or tool call waits: when to try again. */
-export function describeLongRetryAfter(
-	waitMs: number,
-	maxWaitMs: number,
-	{ now = Date.now(), toolCall = false }: { now?: number; toolCall?: boolean } = {},
-): ApiErrorText {
+/** A wait longer than a tool call's patience, or than the minute a node waits: when to try again. */
+export function describeLongRetryAfter(waitMs: number, toolPatienceMs?: number): ApiErrorText {
 	const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-	const after = new Date(now + seconds * 1000).toISOString().slice(11, 19);
-	const waiter = toolCall ? 'a tool call waits' : 'this node waits';
+	const after = new Date(Date.now() + seconds * 1000).toISOString().slice(11, 19);
+	const waiter = toolPatienceMs
+		? `${toolPatienceMs / 1000} s a tool call`
+		: `${MAX_RETRY_DELAY_MS / 1000} s this node`;
 	return {
-		message: `The API asked to wait ${seconds} s (Retry-After), longer than the ${maxWaitMs / 1000} s ${waiter}. Try again after ${after} UTC.`,
-		description: `Nothing more was sent for this ${toolCall ? 'call' : 'item'}. More retries would not help: the API refuses requests until its Retry-After has passed.`,
-	};
-}
-
-function readErrorFields(body: unknown): { apiMessage?: string; field?: string } {
-	if (!isObject(body)) return {};
-	const nested = isObject(body.error) ? body.error : {};
-	const text = (value: unknown) =>
-		typeof value === 'string' && value ? value.slice(0, 300) : undefined;
-	return {
-		apiMessage: text(body.message) ?? text(nested.message) ?? text(body.error) ?? text(body.detail),
-		field: text(body.field) ?? text(nested.field),
+		message: `The API asked to wait ${seconds} s (Retry-After), longer than the ${waiter} waits. Try again after ${after} UTC.`,
+		description: `Nothing more was sent for this ${toolPatienceMs ? 'call' : 'item'}. More retries would not help: the API refuses requests until its Retry-After has passed.`,
 	};
 }

@@ -6,13 +6,14 @@ import type {
 	INode,
 	IPollFunctions,
 } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { runPacer } from '../rateLimit';
 import { Deadlines } from './answerBounds';
-import { editorSettings, readPollSettings, readRunSettings, type RunSettings } from './settings';
+import { editorSettings, nodeSettings, type RunSettings } from './settings';
 import type { Failure } from './errors';
 import { answerEvidence } from './evidence';
-import { apiError, expectJson, sendRequest, sleeper, type ItemRequest, type Sending } from './send';
+import { apiError, expectJson, sendRequest, type ItemRequest, type Sending } from './send';
 import {
 	authenticatedSender,
 	CREDENTIAL_TYPE,
@@ -37,20 +38,34 @@ export async function runSession(
 	context: IExecuteFunctions,
 	options: Pick<Sending, 'capability' | 'mutating'>,
 ): Promise<ApiSession> {
-	const settings = await readRunSettings(context);
+	const settings = await nodeSettings(context, (name, fallback) =>
+		context.getNodeParameter(name, 0, fallback),
+	);
+	// An agent's (or MCP client's) tool call waits at most 5 s, as n8n clamps a tool's Retry On Fail.
+	// n8n runs a tool through a wrapper (isToolExecution; not in n8n 1.x) or as AI Agent v3's node.
+	const { isToolExecution } = context as { isToolExecution?: () => boolean };
+	if (
+		isToolExecution?.call(context) === true ||
+		context.getNode().rewireOutputLogTo === NodeConnectionTypes.AiTool
+	) {
+		settings.budget.patienceMs = settings.pacer.patienceMs = 5000;
+	}
 	const sender = authenticatedSender(context, settings.transport);
 	return session(context.getNode(), settings, sender, options, context.getExecutionCancelSignal());
 }
 
-/** A poll's session: the polling trigger's Options; its GETs change nothing. */
+/** A poll's session: the polling trigger's Options; a timed-out read waits for the next poll. */
 export async function pollSession(context: IPollFunctions): Promise<ApiSession> {
-	const settings = await readPollSettings(context);
+	const settings = await nodeSettings(context, (name, fallback) =>
+		context.getNodeParameter(name, fallback),
+	);
+	settings.budget.retryTimeouts = false;
 	return session(context.getNode(), settings, authenticatedSender(context, settings.transport));
 }
 
 /** The hub picker's session: the Options' defaults, one request at a time. */
 export async function pickerSession(ctx: ILoadOptionsFunctions): Promise<ApiSession> {
-	const settings = editorSettings(await ctx.getCredentials(CREDENTIAL_TYPE), 'picker');
+	const settings = editorSettings(await ctx.getCredentials(CREDENTIAL_TYPE), true);
 	return session(ctx.getNode(), settings, authenticatedSender(ctx, settings.transport));
 }
 
@@ -62,8 +77,7 @@ export function credentialTestSession(
 ): ApiSession {
 	const node = { name: 'Partner Logistics credential test' } as INode;
 	const sender = credentialTestSender(context, data);
-	const settings = editorSettings(data, 'credentialTest');
-	return session(node, settings, sender, { mutating: false, explain });
+	return session(node, editorSettings(data, false), sender, { mutating: false, explain });
 }
 
 function session(
@@ -77,11 +91,10 @@ function session(
 	// The key's pacer is joined on the first request: a session that sends nothing leaves nothing.
 	const joined = (): Sending => {
 		if (sending) return sending;
-		const { baseUrl, credentials } = settings.transport;
+		const { baseUrl, credentials, timeoutMs } = settings.transport;
 		const pacer = runPacer(baseUrl, String(credentials.apiKey ?? ''), settings.pacer, signal);
-		const deadlines = new Deadlines(settings.transport.timeoutMs, signal);
-		const wait = sleeper(signal);
-		return (sending = { node, settings, send, pacer, signal, deadlines, wait, ...options });
+		const deadlines = new Deadlines(timeoutMs, signal);
+		return (sending = { node, settings, send, pacer, deadlines, ...options });
 	};
 	return {
 		settings,

@@ -1,5 +1,5 @@
 import type { INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { fitMessage } from '../../shared/message';
 import { isObject } from '../../shared/valueAt';
@@ -20,7 +20,7 @@ import {
 import { parseJson, redact } from './evidence';
 import type { Deadlines } from './answerBounds';
 import type { RunSettings } from './settings';
-import { MAX_RETRY_DELAY_MS, Retries, type Outcome, type RetryDecision } from './retry';
+import { Retries, type Outcome, type RetryDecision } from './retry';
 import {
 	sendApiRequest,
 	type ApiRequest,
@@ -44,11 +44,7 @@ export interface Sending {
 	settings: RunSettings;
 	send: Sender;
 	pacer: RunPacer;
-	signal: AbortSignal | undefined;
-	/** Each attempt's end: n8n's Timeout, or the execution cancelled. */
 	deadlines: Deadlines;
-	/** Sleeps, waking early when the execution is cancelled. */
-	wait: (ms: number) => Promise<void>;
 	/** The capability a 403 means the key lacks (the operation's). */
 	capability?: string;
 	/** The requests book, pay or change something (a lost answer may have been processed). */
@@ -61,19 +57,19 @@ export interface Sending {
 
 /** Sends one request, paced and retried as decideRetry says: a 2xx, or the item's NodeApiError. */
 export async function sendRequest(run: Sending, request: ItemRequest): Promise<ApiResponse> {
-	const { settings, pacer, signal, wait } = run;
+	const { settings, pacer, deadlines } = run;
 	const retries = new Retries(settings.budget);
 	for (;;) {
 		const start = await pacer.nextStart();
-		if (signal?.aborted) {
+		if (deadlines.cancelled) {
 			if (start) pacer.answered(start, { kind: 'failed' });
 			throw cancelled(run);
 		}
 		if (!start) {
 			const waitMs = (pacer.blockedUntil ?? Date.now()) - Date.now();
-			throw apiError(run, undefined, longWait(run, waitMs, settings.pacer.patienceMs ?? 0));
+			throw apiError(run, undefined, longWait(run, waitMs));
 		}
-		const exchange = await sendApiRequest(run.send, settings.transport, request, run.deadlines);
+		const exchange = await sendApiRequest(run.send, settings.transport, request, deadlines);
 		const response = 'response' in exchange ? exchange.response : undefined;
 		const decision =
 			response && response.status < 300 ? undefined : retries.decide(outcomeOf(exchange));
@@ -86,10 +82,10 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 					? { kind: 'throttled', headers, waitMs: decision?.retry ? decision.delayMs : undefined }
 					: { kind: 'accepted', headers },
 		);
-		if (signal?.aborted) throw cancelled(run);
+		if (deadlines.cancelled) throw cancelled(run);
 		if (response && !decision) return response;
 		if (decision?.retry) {
-			await wait(decision.delayMs);
+			await deadlines.wait(decision.delayMs);
 			continue;
 		}
 		const text = failureText(run, exchange, decision!, retries.count, request);
@@ -114,8 +110,8 @@ function outcomeOf(exchange: Exchange): Outcome {
 }
 
 /** A wait (the pacer's, or a Retry-After) longer than the node's patience: when to try again. */
-const longWait = ({ settings }: Sending, waitMs: number, patienceMs: number) =>
-	describeLongRetryAfter(waitMs, patienceMs, { toolCall: settings.toolCall });
+const longWait = ({ settings }: Sending, waitMs: number) =>
+	describeLongRetryAfter(waitMs, settings.budget.patienceMs);
 
 function failureText(
 	run: Sending,
@@ -134,7 +130,7 @@ function failureText(
 	}
 	const { response } = exchange;
 	if (decision.reason === 'retry-after-too-long') {
-		return longWait(run, decision.waitMs ?? 0, settings.budget.patienceMs ?? MAX_RETRY_DELAY_MS);
+		return longWait(run, decision.waitMs ?? 0);
 	}
 	const context = { capability: run.capability, referent: request.referent, prefix: run.prefix };
 	const text =
@@ -186,15 +182,4 @@ function cancelled(run: Sending): NodeOperationError {
 	return new NodeOperationError(run.node, 'The execution was cancelled', {
 		description: 'No further request was sent.',
 	});
-}
-
-/** A sleep that wakes when the execution is cancelled: one abort listener for the whole run. */
-export function sleeper(signal: AbortSignal | undefined): (ms: number) => Promise<void> {
-	const aborted = new Promise<void>((resolve) =>
-		signal?.addEventListener('abort', () => resolve(), { once: true }),
-	);
-	return async (ms) => {
-		if (signal?.aborted || ms <= 0) return;
-		await Promise.race([sleep(ms), aborted]);
-	};
 }

@@ -1,11 +1,10 @@
 import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
-	IExecuteFunctions,
 	IHttpRequestOptions,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { clip } from '../../shared/message';
 import type { PacerSettings } from '../rateLimit';
@@ -13,59 +12,15 @@ import { NUMBER_OPTIONS } from './optionsForm';
 import type { RetryBudget } from './retry';
 import { CREDENTIAL_TYPE, transportOf, type Transport } from './transport';
 
-/** An agent's tool call waits at most this for the API, as n8n clamps a tool's Retry On Fail. */
-const TOOL_CALL_PATIENCE_MS = 5000;
-/** How long the editor waits for the API: a user is looking at a dropdown or a dialog. */
-const EDITOR_TIMEOUT_MS = 15_000;
-
 export interface RunSettings {
 	budget: RetryBudget;
 	pacer: PacerSettings;
 	transport: Transport;
-	/** Values never to show in an error: the API key and the signing secrets. */
 	secrets: string[];
-	/** An AI agent's (or MCP client's) tool call: it waits at most TOOL_CALL_PATIENCE_MS. */
-	toolCall?: boolean;
 }
 
-/** A run's settings, read once: item 0's Options (as n8n batches), Request Options, credential. */
-export async function readRunSettings(context: IExecuteFunctions): Promise<RunSettings> {
-	const settings = await settingsOf(context, (name, fallback) =>
-		context.getNodeParameter(name, 0, fallback),
-	);
-	if (!isToolCall(context)) return settings;
-	const { budget, pacer } = settings;
-	const patienceMs = TOOL_CALL_PATIENCE_MS;
-	return {
-		...settings,
-		budget: { ...budget, patienceMs },
-		pacer: { ...pacer, patienceMs },
-		toolCall: true,
-	};
-}
-
-/**
- * Whether n8n runs the node as an agent's or MCP client's tool: through a tool wrapper (its context
- * says isToolExecution; not in n8n 1.x), or as the AI Agent v3's node (`rewireOutputLogTo`).
- */
-function isToolCall(context: IExecuteFunctions): boolean {
-	const { isToolExecution } = context as { isToolExecution?: () => boolean };
-	return (
-		isToolExecution?.call(context) === true ||
-		context.getNode().rewireOutputLogTo === NodeConnectionTypes.AiTool
-	);
-}
-
-/** A poll's settings. A timed-out read is not retried: the next poll is its retry. */
-export async function readPollSettings(context: IPollFunctions): Promise<RunSettings> {
-	const settings = await settingsOf(context, (name, fallback) =>
-		context.getNodeParameter(name, fallback),
-	);
-	return { ...settings, budget: { ...settings.budget, retryTimeouts: false } };
-}
-
-/** The settings from a node's parameters (`read`, a fallback when unset) and its credential. */
-async function settingsOf(
+/** A node's settings, read once: its Options (`read`, a fallback when unset), Request Options, credential. */
+export async function nodeSettings(
 	context: Pick<IPollFunctions, 'getNode' | 'getCredentials'>,
 	read: (name: string, fallback: unknown) => unknown,
 ): Promise<RunSettings> {
@@ -107,13 +62,13 @@ async function settingsOf(
 	};
 }
 
-/** The editor's requests: one at a time within EDITOR_TIMEOUT_MS; the Test button's not retried. */
+/** The editor's requests (hub picker, Test button): one at a time within 15 s; the Test's not retried. */
 export function editorSettings(
 	credentials: ICredentialDataDecryptedObject,
-	use: 'picker' | 'credentialTest',
+	retried: boolean,
 ): RunSettings {
 	const fallback = (name: keyof typeof NUMBER_OPTIONS) =>
-		use === 'credentialTest' ? 0 : NUMBER_OPTIONS[name].default;
+		retried ? NUMBER_OPTIONS[name].default : 0;
 	return {
 		budget: {
 			maxRetries: fallback('maxRetries'),
@@ -121,16 +76,18 @@ export function editorSettings(
 			retryTimeouts: false,
 		},
 		pacer: { concurrency: 1, maxPerSecond: fallback('maxRequestsPerSecond') },
-		transport: transportOf(credentials, { timeoutMs: EDITOR_TIMEOUT_MS }),
+		transport: transportOf(credentials, { timeoutMs: 15_000 }),
 		secrets: secretsOf(credentials),
 	};
 }
 
-function secretsOf(credentials: ICredentialDataDecryptedObject): string[] {
-	const { apiKey, webhookSigningSecret, previousWebhookSigningSecret } = credentials;
-	const secrets = [apiKey, webhookSigningSecret, previousWebhookSigningSecret];
-	return secrets.filter((secret): secret is string => typeof secret === 'string' && secret !== '');
-}
+/** Values never to show in an error: the API key and the signing secrets. */
+const secretsOf = (credentials: ICredentialDataDecryptedObject) =>
+	[
+		credentials.apiKey,
+		credentials.webhookSigningSecret,
+		credentials.previousWebhookSigningSecret,
+	].filter((secret): secret is string => typeof secret === 'string');
 
 /** n8n's Proxy option, `http://user:pass@host:port`, as the request helper takes it. */
 function parseProxy(value: unknown): IHttpRequestOptions['proxy'] {

@@ -116,13 +116,18 @@ export async function sendApiRequest(
 	try {
 		response = await send({ ...requestOptions(transport, request), abortSignal: attempt.signal });
 		const body = await readBoundedBody(response.body, attempt.signal);
-		const headers = lowerCaseHeaders(response.headers);
-		return { response: { status: response.statusCode, headers, body } };
+		const headers = Object.entries(response.headers ?? {}).map(([name, value]) => [
+			name.toLowerCase(),
+			Array.isArray(value) ? value.join(', ') : String(value),
+		]);
+		return {
+			response: { status: response.statusCode, headers: Object.fromEntries(headers), body },
+		};
 	} catch (error) {
 		// The legacy helper's socket, whatever state its stream is in.
 		response?.request?.destroy();
 		if (error instanceof AnswerTooLarge) return { fault: 'E_ANSWER_TOO_LARGE', bytes: error.bytes };
-		if (attempt.cancelled()) return { fault: 'ERR_CANCELED' };
+		if (deadlines.cancelled) return { fault: 'ERR_CANCELED' };
 		// Our deadline: before the headers no answer came, after them it stopped coming. (axios
 		// reports either as "canceled", a word n8n reads as a cancelled execution.)
 		if (attempt.signal.aborted) return { fault: response ? 'E_ANSWER_STALLED' : 'ETIMEDOUT' };
@@ -163,7 +168,7 @@ export async function previewRequest(transport: Transport, request: ApiRequest, 
 	const { headers = {} } = await credential.authenticate(transport.credentials, options);
 	const masked = Object.entries(headers).map(([name, value]) => [
 		name,
-		redact(String(value), secrets),
+		redact(`${value}`, secrets),
 	]);
 	const query = Object.entries(request.qs ?? {})
 		.filter(([, value]) => value !== undefined && value !== null)
@@ -191,13 +196,4 @@ function faultCode(error: unknown): string {
 		cause = record.cause;
 	}
 	return 'EUNKNOWN';
-}
-
-function lowerCaseHeaders(headers: IDataObject | null): Record<string, string | undefined> {
-	return Object.fromEntries(
-		Object.entries(headers ?? {}).map(([name, value]) => [
-			name.toLowerCase(),
-			Array.isArray(value) ? value.join(', ') : String(value),
-		]),
-	);
 }

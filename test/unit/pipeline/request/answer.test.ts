@@ -29,7 +29,7 @@ describe("an attempt's deadline", () => {
 			expect(end).toBeLessThan(TIMEOUT + SHARED_DEADLINE_MS + 100);
 		}
 		expect((attempts[0].signal.reason as Error).name).toBe('TimeoutError');
-		expect(attempts.every((attempt) => !attempt.cancelled())).toBe(true);
+		expect(deadlines.cancelled).toBe(false);
 	});
 
 	test('an attempt started later gets its own, later deadline', async () => {
@@ -62,10 +62,22 @@ describe("an attempt's deadline", () => {
 		const attempts = [deadlines.start(), deadlines.start()];
 		execution.abort(new Error('cancelled by the user'));
 		expect(attempts.map((attempt) => attempt.signal.aborted)).toEqual([true, true]);
-		expect(attempts.map((attempt) => attempt.cancelled())).toEqual([true, true]);
+		expect(deadlines.cancelled).toBe(true);
 		const later = deadlines.start();
 		expect(later.signal.aborted).toBe(true);
 		expect((later.signal.reason as Error).message).toBe('cancelled by the user');
+	});
+
+	test('a wait ends when the execution is cancelled, and a later one does not start', async () => {
+		const execution = new AbortController();
+		const deadlines = new Deadlines(30_000, execution.signal);
+		const waiting = deadlines.wait(60_000);
+		execution.abort();
+		// A wait that did not wake would outlast the test's 30 s.
+		await waiting;
+		await deadlines.wait(60_000);
+		const slept = await Promise.race([new Deadlines(1).wait(1000), pause(50).then(() => 'on')]);
+		expect(slept).toBe('on');
 	});
 });
 
