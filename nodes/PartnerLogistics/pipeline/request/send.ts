@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { fitMessage } from '../../shared/message';
 import { isObject } from '../../shared/valueAt';
-import { rateHeadersOf, type RunPacer } from '../rateLimit';
+import { rateHeadersOf, type PacerSettings, type RunPacer } from '../rateLimit';
 import {
 	describeApiError,
 	describeFailure,
@@ -19,14 +19,14 @@ import {
 } from './errors';
 import { parseJson, redact } from './evidence';
 import type { Deadlines } from './answerBounds';
-import type { RunSettings } from './settings';
-import { Retries, type Outcome, type RetryDecision } from './retry';
+import { Retries, type Outcome, type RetryBudget, type RetryDecision } from './retry';
 import {
 	sendApiRequest,
 	type ApiRequest,
 	type ApiResponse,
 	type Exchange,
 	type Sender,
+	type Transport,
 } from './transport';
 
 /** An item's request, and what its error messages may say about its Idempotency-Key. */
@@ -36,6 +36,14 @@ export interface ItemRequest extends ApiRequest {
 	idempotencyKeyHeldForOtherBody?: boolean;
 	/** What a referent key stands for, e.g. "Quote ID qt_7" (OperationSpec.referent). */
 	referent?: string;
+}
+
+export interface RunSettings {
+	budget: RetryBudget;
+	pacer: PacerSettings;
+	transport: Transport;
+	/** Values never to show in an error: the API key and the signing secrets. */
+	secrets: string[];
 }
 
 /** What every request of a session is sent with: its settings, pacer and sender. */

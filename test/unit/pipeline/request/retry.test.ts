@@ -1,19 +1,36 @@
 import {
-	decideRetry,
 	Retries,
 	parseRetryAfter,
+	type Outcome,
+	type RetryBudget,
 } from '../../../../nodes/PartnerLogistics/pipeline/request/retry';
 
 const noJitter = () => 0;
 const budget = { maxRetries: 3, faultRetries: 2 };
 const fresh = { busyRetries: 0, faultRetries: 0 };
+
+/** A request's decision on `outcome` after the retries `earlier` counts. */
+const decideRetry = (
+	outcome: Outcome,
+	earlier: typeof fresh,
+	retryBudget: RetryBudget,
+	now = Date.now(),
+	random = Math.random,
+) => {
+	const retries = Object.assign(new Retries(retryBudget, random), earlier);
+	const decision = retries.decide(outcome, now);
+	// A retry counts on the budget that decided it: 429/503 as busy, the rest as a fault.
+	return decision.retry
+		? { ...decision, busy: retries.busyRetries > earlier.busyRetries }
+		: decision;
+};
 const status = (code: number, retryAfter?: string) => ({
 	kind: 'status' as const,
 	status: code,
 	retryAfter,
 });
 
-describe('decideRetry', () => {
+describe("a request's next retry", () => {
 	test('429 and 503 are retried on their own budget; 4xx and 500 never', () => {
 		for (const code of [400, 401, 403, 404, 409, 500]) {
 			expect(decideRetry(status(code), fresh, budget)).toEqual({
@@ -138,13 +155,10 @@ test('a 409 after our own attempt broke off is waited for; any other 409 is a co
 describe("Retries: one request's retries, counted in one place", () => {
 	test('429 and 503 are retried as the API asks, a lost connection with a back-off', () => {
 		const retries = new Retries(budget);
-		expect(retries.decide(status(429, '0'))).toMatchObject({ retry: true, busy: true });
-		expect(retries.decide(status(503, '0'))).toMatchObject({ retry: true, busy: true });
-		expect(retries.decide({ kind: 'fault', code: 'ECONNRESET' })).toMatchObject({
-			retry: true,
-			busy: false,
-		});
-		expect(retries.count).toBe(3);
+		expect(retries.decide(status(429, '0'))).toMatchObject({ retry: true });
+		expect(retries.decide(status(503, '0'))).toMatchObject({ retry: true });
+		expect(retries.decide({ kind: 'fault', code: 'ECONNRESET' })).toMatchObject({ retry: true });
+		expect([retries.busyRetries, retries.faultRetries, retries.count]).toEqual([2, 1, 3]);
 	});
 
 	test('after a broken connection, a 409 is that attempt still running: waited for', () => {
