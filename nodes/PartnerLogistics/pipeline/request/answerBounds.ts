@@ -5,7 +5,6 @@ import { isObject } from '../../shared/valueAt';
 /** The most an answer may hold decompressed: some 100,000 of the API's ~1 KB records. */
 export const MAX_ANSWER_BYTES = 100 * 1024 * 1024;
 
-/** An answer past MAX_ANSWER_BYTES once decompressed: more than `bytes` arrived. */
 export class AnswerTooLarge extends Error {
 	constructor(readonly bytes: number) {
 		super(`The answer grew past ${MAX_ANSWER_BYTES} bytes once decompressed`);
@@ -50,7 +49,6 @@ export class Deadlines {
 		return this.batch.join();
 	}
 
-	/** Sleeps `ms`, waking early when the execution is cancelled. */
 	async wait(ms: number): Promise<void> {
 		if (!this.cancelled && ms > 0) await Promise.race([sleep(ms), this.cancelling]);
 	}

@@ -30,75 +30,64 @@ export function describeApiError(
 	const field = text(fields.field) || text(nested.field);
 	const said = redact(apiMessage, secrets).replace(/[.\s]+$/, '');
 	const what = referent || 'what this acts on';
-	const named = clip(what, 40); // a referent's value may be long: whole in the description
-	const words: Array<[boolean, (said: string) => string, string?]> = [
+	// %s: where the API's own words go, when they fit.
+	const words: Array<[boolean, string, string?]> = [
 		[
 			status === 400,
-			(s) =>
-				`The API refused the request as invalid (400)${s}${field ? ` [field: ${field}]` : ''}.`,
+			`The API refused the request as invalid (400)%s${field ? ` [field: ${field}]` : ''}.`,
 			'Correct the value and run again.',
 		],
 		[
 			status === 401,
-			() =>
-				'The API key was refused (401). Paste the key again from the partner portal into the Partner Logistics credential.',
+			'The API key was refused (401). Paste the key again from the partner portal into the Partner Logistics credential.',
 			'It may have been rotated or revoked.',
 		],
 		[
 			status === 403 && capability !== undefined,
-			() =>
-				`This API key lacks the capability ${capability} (403). Ask your Partner Logistics contact to grant it to the key.`,
+			`This API key lacks the capability ${capability} (403). Ask your Partner Logistics contact to grant it to the key.`,
 			'Or use a credential whose key has it.',
 		],
 		[
 			status === 403,
-			(s) =>
-				`This API key is not allowed to do this (403)${s}. Ask your contact which capability it needs.`,
+			'This API key is not allowed to do this (403)%s. Ask your contact which capability it needs.',
 			'Your Partner Logistics contact can grant the key the capability.',
 		],
 		[
 			status === 404,
-			(s) => `Not found in your organization (404)${s}. Check the ID.`,
+			'Not found in your organization (404)%s. Check the ID.',
 			'The API only shows resources that belong to the organization of this API key.',
 		],
 		[
 			status === 409 && referent !== undefined,
-			(s) =>
-				`Conflict (409)${s}. To send other values for ${named} as a new request, set Options › Idempotency Key.`,
+			`Conflict (409)%s. To send other values for ${clip(what, 40)} as a new request, set Options › Idempotency Key.`,
 			`This action's Idempotency-Key is derived from ${what}, so it is done once whichever run asks: an earlier request for it with other values holds the key (the API keeps the first), or its state does not allow this (for example an expired quote).`,
 		],
 		[
 			status === 409,
-			(s) => `Conflict (409)${s}. Give each action its own Options › Idempotency Key.`,
+			'Conflict (409)%s. Give each action its own Options › Idempotency Key.',
 			"Either this Idempotency-Key was already used for a different request, or the resource is not in a state that allows this (for example an expired quote, or a case that is already closed): then check the resource's state.",
 		],
 		[
 			status === 429,
-			(s) =>
-				`The API kept rate limiting this key (429)${s}. Lower Options › Concurrency or set Max Requests per Second.`,
+			'The API kept rate limiting this key (429)%s. Lower Options › Concurrency or set Max Requests per Second.',
 			'Sending fewer items per run helps too.',
 		],
 		[
 			status >= 500,
-			(s) => `The Partner Logistics API failed (${status})${s}. Try again later.`,
+			`The Partner Logistics API failed (${status})%s. Try again later.`,
 			'A retry sends the same Idempotency-Key, so nothing is booked or paid twice.',
 		],
-		[true, (s) => `The API answered ${status}${s}.`],
+		[true, `The API answered ${status}%s.`],
 	];
 	const [, message, why] = words.find(([applies]) => applies)!;
 	const evidenceText = answerEvidence(status, rawBody, secrets);
+	// The API's words fill what the message leaves after `prefix`; fewer than 20 say nothing.
+	const room = MAX_MESSAGE_CHARS - (prefix ? prefix.length + 1 : 0) - message.length;
+	const fits = said !== '' && room >= 20;
 	return {
-		message: fitted(message, said, prefix),
+		message: message.replace('%s', () => (fits ? `: ${clip(said, room)}` : '')).replace('….', '…'),
 		description: why ? `${why} ${evidenceText}` : evidenceText,
 	};
-}
-
-/** `message` with the API's words (`: …`), cut to fit MAX_MESSAGE_CHARS after `prefix`. */
-function fitted(message: (said: string) => string, said: string, prefix: string): string {
-	const room = MAX_MESSAGE_CHARS - (prefix ? prefix.length + 1 : 0) - message('').length - 2;
-	// Fewer of the API's words than 20 say nothing: they are left to the description.
-	if (said === '' || room < 20) return message('');
-	return message(`: ${clip(said, room)}`).replace('….', '…');
 }
 
 /** A 409 for a key the execution this one retries sent with another body: the item was changed. */
@@ -173,7 +162,6 @@ export function describeFault(
 			};
 }
 
-/** What a connection fault was, in words. */
 function describeFaultCode(code: string, timeoutMs: number): string {
 	// Tenths below 10 s: a Timeout of 300 ms is "0.3 s", not "0 s".
 	const seconds = Number((timeoutMs / 1000).toFixed(timeoutMs < 10_000 ? 1 : 0));
@@ -200,7 +188,6 @@ export function describeFailure(failure: Failure): string {
 	return failure.kind === 'unexpected' && body.trim() === '' ? 'an empty answer' : evidence(body);
 }
 
-/** "1 retry", "3 retries". */
 export const retried = (count: number) => `${count} ${count === 1 ? 'retry' : 'retries'}`;
 
 /** A wait longer than a tool call's patience, or than the minute a node waits: when to try again. */

@@ -12,7 +12,6 @@ const TRANSIENT_FAULTS = ['ECONNRESET', 'EPIPE', 'EAI_AGAIN', ...TIMEOUT_FAULTS]
 /** The longest Retry-After waited out; a longer one is told to the user. */
 export const MAX_RETRY_DELAY_MS = 60_000;
 
-/** What one attempt came back with. */
 export type Outcome =
 	| { kind: 'status'; status: number; retryAfter?: string }
 	| { kind: 'fault'; code: string };
@@ -32,10 +31,8 @@ export type RetryDecision =
 	| { retry: true; delayMs: number }
 	| { retry: false; reason: 'not-retryable' | 'budget' | 'retry-after-too-long'; waitMs?: number };
 
-/** Exponential back-off from `firstMs`, at most 30 s. */
 const backoff = (firstMs: number, retries: number) => Math.min(firstMs * 2 ** retries, 30_000);
 
-/** Milliseconds from a Retry-After value, or undefined when it is missing or unreadable. */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
 	const trimmed = value?.trim();
 	if (!trimmed) return undefined;

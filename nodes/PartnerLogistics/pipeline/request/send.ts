@@ -74,8 +74,9 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 			throw cancelled(run);
 		}
 		if (!start) {
+			// The pacer's wait would outlast a tool call's patience: when to try again.
 			const waitMs = (pacer.blockedUntil ?? Date.now()) - Date.now();
-			throw apiError(run, undefined, longWait(run, waitMs));
+			throw apiError(run, undefined, describeLongRetryAfter(waitMs, settings.budget.patienceMs));
 		}
 		const exchange = await sendApiRequest(run.send, settings.transport, request, deadlines);
 		const response = 'response' in exchange ? exchange.response : undefined;
@@ -117,10 +118,6 @@ function outcomeOf(exchange: Exchange): Outcome {
 	return { kind: 'status', status, retryAfter: headers['retry-after'] };
 }
 
-/** A wait (the pacer's, or a Retry-After) longer than the node's patience: when to try again. */
-const longWait = ({ settings }: Sending, waitMs: number) =>
-	describeLongRetryAfter(waitMs, settings.budget.patienceMs);
-
 function failureText(
 	run: Sending,
 	exchange: Exchange,
@@ -138,7 +135,7 @@ function failureText(
 	}
 	const { response } = exchange;
 	if (decision.reason === 'retry-after-too-long') {
-		return longWait(run, decision.waitMs ?? 0);
+		return describeLongRetryAfter(decision.waitMs ?? 0, settings.budget.patienceMs);
 	}
 	const context = { capability: run.capability, referent: request.referent, prefix: run.prefix };
 	const text =

@@ -37,7 +37,7 @@ export interface Transport {
 	baseUrl: string;
 	timeoutMs: number;
 	proxy?: IHttpRequestOptions['proxy'];
-	skipSslCertificateValidation: boolean;
+	skipSslCertificateValidation?: boolean;
 }
 
 /** An answer, or a fault: its code, or ours (E_ANSWER_STALLED, E_ANSWER_TOO_LARGE with `bytes`). */
@@ -46,15 +46,11 @@ export type Exchange = { response: ApiResponse } | { fault: string; bytes?: numb
 /** A credential's transport: a run passes its Request Options; the hub picker, the defaults. */
 export function transportOf(
 	credentials: ICredentialDataDecryptedObject,
-	options: Partial<Omit<Transport, 'credentials' | 'baseUrl'>> & { timeoutMs: number },
+	options: Omit<Transport, 'credentials' | 'baseUrl'>,
 ): Transport {
-	return {
-		credentials,
-		// No trailing slash: every path starts with one.
-		baseUrl: String(credentials.baseUrl ?? '').replace(/\/+$/, ''),
-		skipSslCertificateValidation: false,
-		...options,
-	};
+	// No trailing slash: every path starts with one.
+	const baseUrl = String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+	return { credentials, baseUrl, ...options };
 }
 
 /** An answer whose body is a stream; n8n's legacy helper also hands over its request. */
@@ -95,8 +91,6 @@ export function credentialTestSender(
 			simple: false,
 			resolveWithFullResponse: true,
 			followRedirect: false,
-			followAllRedirects: false,
-			sendCredentialsOnCrossOriginRedirect: false,
 			timeout: options.timeout,
 			// A stream. The helper takes no signal: a late or huge answer ends by destroying the request.
 			useStream: true,
@@ -137,7 +131,6 @@ export async function sendApiRequest(
 	}
 }
 
-/** How a request leaves n8n, sent or previewed. */
 function requestOptions(transport: Transport, request: ApiRequest): IHttpRequestOptions {
 	const headers: IDataObject = { Accept: 'application/json', 'Content-Type': 'application/json' };
 	if (request.idempotencyKey !== undefined) headers['Idempotency-Key'] = request.idempotencyKey;
@@ -154,7 +147,6 @@ function requestOptions(transport: Transport, request: ApiRequest): IHttpRequest
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
-		sendCredentialsOnCrossOriginRedirect: false,
 		// axios' own timer: connecting and the headers; the whole answer is sendApiRequest's.
 		timeout: transport.timeoutMs,
 		proxy: transport.proxy,
