@@ -5,12 +5,6 @@ import { isObject } from '../../shared/valueAt';
 /** The most an answer may hold decompressed: some 100,000 of the API's ~1 KB records. */
 export const MAX_ANSWER_BYTES = 100 * 1024 * 1024;
 
-export class AnswerTooLarge extends Error {
-	constructor(readonly bytes: number) {
-		super(`The answer grew past ${MAX_ANSWER_BYTES} bytes once decompressed`);
-	}
-}
-
 /** How much past its Timeout an attempt may end: attempts starting this close share one timer. */
 export const SHARED_DEADLINE_MS = 50;
 
@@ -106,14 +100,15 @@ export async function readBoundedBody(body: unknown, signal: AbortSignal): Promi
 		};
 		const aborted = () => finish(signal.reason);
 		const ended = () => finish();
-		// Node's code for it, as an async iteration would have thrown it.
-		const premature = { code: 'ERR_STREAM_PREMATURE_CLOSE' };
-		const closed = () => finish(Object.assign(new Error('Premature close'), premature));
+		// A fault as Node names one (a premature close as an async iteration would have thrown it).
+		const fault = (message: string, code: string) =>
+			finish(Object.assign(new Error(message), { code, bytes: size }));
+		const closed = () => fault('Premature close', 'ERR_STREAM_PREMATURE_CLOSE');
 		function read() {
 			for (let chunk = stream.read(); chunk !== null; chunk = stream.read()) {
 				const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 				size += bytes.length;
-				if (size > MAX_ANSWER_BYTES) return finish(new AnswerTooLarge(size));
+				if (size > MAX_ANSWER_BYTES) return fault('The answer is too large', 'E_ANSWER_TOO_LARGE');
 				chunks.push(bytes);
 			}
 		}

@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 
 import { PartnerLogisticsApi } from '../../../../credentials/PartnerLogisticsApi.credentials';
-import { AnswerTooLarge, Deadlines, readBoundedBody } from './answerBounds';
+import { Deadlines, readBoundedBody } from './answerBounds';
 import { redact } from './evidence';
 
 export const CREDENTIAL_TYPE = 'partnerLogisticsApi';
@@ -114,18 +114,17 @@ export async function sendApiRequest(
 			name.toLowerCase(),
 			Array.isArray(value) ? value.join(', ') : String(value),
 		]);
-		return {
-			response: { status: response.statusCode, headers: Object.fromEntries(headers), body },
-		};
+		const status = response.statusCode;
+		return { response: { status, headers: Object.fromEntries(headers), body } };
 	} catch (error) {
 		// The legacy helper's socket, whatever state its stream is in.
 		response?.request?.destroy();
-		if (error instanceof AnswerTooLarge) return { fault: 'E_ANSWER_TOO_LARGE', bytes: error.bytes };
 		if (deadlines.cancelled) return { fault: 'ERR_CANCELED' };
 		// Our deadline: before the headers no answer came, after them it stopped coming. (axios
 		// reports either as "canceled", a word n8n reads as a cancelled execution.)
 		if (attempt.signal.aborted) return { fault: response ? 'E_ANSWER_STALLED' : 'ETIMEDOUT' };
-		return { fault: faultCode(error) };
+		// `bytes`: how much had come of an answer past its bound (E_ANSWER_TOO_LARGE).
+		return { fault: faultCode(error), bytes: (error as { bytes?: number }).bytes };
 	} finally {
 		attempt.release();
 	}
