@@ -9,10 +9,9 @@ export const MAX_ANSWER_BYTES = 100 * 1024 * 1024;
 export const SHARED_DEADLINE_MS = 50;
 
 /**
- * A session's attempts and waits: each attempt aborts at n8n's Timeout (at most SHARED_DEADLINE_MS
- * later), and each wait ends, when the execution is cancelled. Attempts starting that close share
- * one AbortSignal.timeout, which Node cannot clear: one per request would keep 30,000 timers pending
- * at 1,000 requests/s (docs/benchmarks.md).
+ * A session's attempts, ended at n8n's Timeout (at most SHARED_DEADLINE_MS later), and its waits;
+ * both end when the execution is cancelled. Attempts starting that close share one timer: Node cannot
+ * clear an AbortSignal.timeout, so one per request would pile up (docs/benchmarks.md).
  */
 export class Deadlines {
 	private batch?: { closesAt: number; join(): { signal: AbortSignal; release(): void } };

@@ -112,12 +112,9 @@ export function describeIdempotencyKeyHeld(
 export function describeRedirect(status: number, location: string | undefined): ApiErrorText {
 	return {
 		message: `The API answered with a redirect (${status}), not followed so the API key stays here. Check the credential's Base URL.`,
-		description: `It pointed to ${where(location)}. A Base URL with http instead of https, or without /api/v1, answers like this.`,
+		description: `It pointed to ${safeLocation(location)}. A Base URL with http instead of https, or without /api/v1, answers like this.`,
 	};
 }
-
-const where = (location: string | undefined) =>
-	location ? safeLocation(location) : '(no Location header)';
 
 /** A 2xx whose body is not the JSON the operation expects (an HTML page, an empty answer). */
 export function describeUnexpectedBody(
@@ -183,7 +180,7 @@ export function describeFailure(failure: Failure): string {
 	}
 	const { status, body, headers } = failure.response;
 	if (failure.kind === 'answer' && status >= 300 && status < 400) {
-		return `a redirect (${status}) to ${where(headers.location)}, not followed so the API key stays here`;
+		return `a redirect (${status}) to ${safeLocation(headers.location)}, not followed so the API key stays here`;
 	}
 	return failure.kind === 'unexpected' && body.trim() === '' ? 'an empty answer' : evidence(body);
 }

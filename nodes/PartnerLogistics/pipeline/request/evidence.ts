@@ -31,7 +31,8 @@ export function redact(text: string, secrets: string[]): string {
 }
 
 /** A Location without credentials or query (they may carry tokens), for the message. */
-export function safeLocation(location: string): string {
+export function safeLocation(location: string | undefined): string {
+	if (!location) return '(no Location header)';
 	try {
 		const url = new URL(location);
 		return `${url.protocol}//${url.host}${url.pathname}`;

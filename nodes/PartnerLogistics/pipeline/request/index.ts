@@ -132,7 +132,7 @@ function session(
 	};
 }
 
-/** A node's settings, read once: Options (`read`, a fallback when unset), Request Options, credential. */
+/** A node's settings, read once: Options (`read`; a fallback when unset), Request Options, credential. */
 export async function nodeSettings(
 	context: Pick<IPollFunctions, 'getNode' | 'getCredentials'>,
 	read: (name: string, fallback: unknown) => unknown,
@@ -175,7 +175,7 @@ export async function nodeSettings(
 	};
 }
 
-/** The editor's requests (hub picker, Test button): one at a time within 15 s; the Test's not retried. */
+/** The editor's requests (hub picker, Test button): one at a time, 15 s each; the Test's not retried. */
 export function editorSettings(
 	credentials: ICredentialDataDecryptedObject,
 	retried: boolean,

@@ -63,7 +63,7 @@ export interface Sending {
 	explain?: (failure: Failure, said: string) => string | undefined;
 }
 
-/** Sends one request, paced and retried as decideRetry says: a 2xx, or the item's NodeApiError. */
+/** Sends one request, paced and retried as Retries decides: a 2xx, or the item's NodeApiError. */
 export async function sendRequest(run: Sending, request: ItemRequest): Promise<ApiResponse> {
 	const { settings, pacer, deadlines } = run;
 	const retries = new Retries(settings.budget);
