@@ -55,15 +55,12 @@ function attemptsUntil(deadline: AbortSignal, cancel: AbortSignal | undefined) {
 		running.clear();
 	};
 	const cancelled = () => end(cancel?.reason);
+	const timedOut = () => {
+		cancel?.removeEventListener('abort', cancelled);
+		end(deadline.reason);
+	};
 	cancel?.addEventListener('abort', cancelled, { once: true });
-	deadline.addEventListener(
-		'abort',
-		() => {
-			cancel?.removeEventListener('abort', cancelled);
-			end(deadline.reason);
-		},
-		{ once: true },
-	);
+	deadline.addEventListener('abort', timedOut, { once: true });
 	return () => {
 		const controller = new AbortController();
 		const ended = cancel?.aborted ? cancel : deadline.aborted ? deadline : undefined;
