@@ -133,7 +133,7 @@ function session(
 }
 
 /** A node's settings, read once: Options (`read`; a fallback when unset), Request Options, credential. */
-export async function nodeSettings(
+async function nodeSettings(
 	context: Pick<IPollFunctions, 'getNode' | 'getCredentials'>,
 	read: (name: string, fallback: unknown) => unknown,
 ): Promise<RunSettings> {
@@ -176,7 +176,7 @@ export async function nodeSettings(
 }
 
 /** The editor's requests (hub picker, Test button): one at a time, 15 s each; the Test's not retried. */
-export function editorSettings(
+function editorSettings(
 	credentials: ICredentialDataDecryptedObject,
 	retried: boolean,
 ): RunSettings {
