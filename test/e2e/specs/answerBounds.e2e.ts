@@ -20,7 +20,7 @@ const TIMEOUT_MS = 2000;
 const CONNECTION_RETRIES = 1;
 /** The first connection retry waits 500 ms plus up to 250 ms of jitter (pipeline/request/retry.ts). */
 const FIRST_BACKOFF_MAX_MS = 750;
-/** How long the hub picker and the credential test wait for an answer (pipeline/request/settings.ts). */
+/** How long the hub picker and the credential test wait for an answer (pipeline/request/index.ts). */
 const EDITOR_TIMEOUT_MS = 15_000;
 /**
  * n8n's own work around the requests (loading the credential, building the error, answering the

@@ -1,39 +1,37 @@
+import { sleep } from 'n8n-workflow';
+
 import { isObject } from '../../shared/valueAt';
 
 /** The most an answer may hold decompressed: some 100,000 of the API's ~1 KB records. */
 export const MAX_ANSWER_BYTES = 100 * 1024 * 1024;
 
-/** An answer past MAX_ANSWER_BYTES once decompressed: more than `bytes` arrived. */
-export class AnswerTooLarge extends Error {
-	constructor(readonly bytes: number) {
-		super(`The answer grew past ${MAX_ANSWER_BYTES} bytes once decompressed`);
-	}
-}
-
-/** One attempt's deadline: its signal, whether the execution was cancelled, its release. */
-interface Deadline {
-	signal: AbortSignal;
-	cancelled(): boolean;
-	release(): void;
-}
-
 /** How much past its Timeout an attempt may end: attempts starting this close share one timer. */
 export const SHARED_DEADLINE_MS = 50;
 
 /**
- * A session's attempt deadlines: each aborts at n8n's Timeout (at most SHARED_DEADLINE_MS later) or
- * when the execution is cancelled. Attempts starting that close share one AbortSignal.timeout, which
- * Node cannot clear: one per request would keep 30,000 timers pending at 1,000 requests/s.
+ * A session's attempts, ended at n8n's Timeout (at most SHARED_DEADLINE_MS later), and its waits;
+ * both end when the execution is cancelled. Attempts starting that close share one timer: Node cannot
+ * clear an AbortSignal.timeout, so one per request would pile up (docs/benchmarks.md).
  */
 export class Deadlines {
-	private batch?: { closesAt: number; join(): Deadline };
+	private batch?: { closesAt: number; join(): { signal: AbortSignal; release(): void } };
+	/** Settles when the execution is cancelled: one listener for every wait of the session. */
+	private readonly cancelling: Promise<void>;
 
 	constructor(
 		private readonly timeoutMs: number,
 		private readonly cancel?: AbortSignal,
-	) {}
+	) {
+		this.cancelling = new Promise((resolve) =>
+			cancel?.addEventListener('abort', () => resolve(), { once: true }),
+		);
+	}
 
-	start(): Deadline {
+	get cancelled(): boolean {
+		return this.cancel?.aborted === true;
+	}
+
+	start() {
 		const now = Date.now();
 		if (!this.batch || now >= this.batch.closesAt) {
 			this.batch = {
@@ -43,35 +41,32 @@ export class Deadlines {
 		}
 		return this.batch.join();
 	}
+
+	async wait(ms: number): Promise<void> {
+		if (!this.cancelled && ms > 0) await Promise.race([sleep(ms), this.cancelling]);
+	}
 }
 
 /** Attempts that end when `deadline` or `cancel` aborts, whichever is first: one listener each. */
-function attemptsUntil(deadline: AbortSignal, cancel: AbortSignal | undefined): () => Deadline {
+function attemptsUntil(deadline: AbortSignal, cancel: AbortSignal | undefined) {
 	const running = new Set<AbortController>();
 	const end = (reason: unknown) => {
 		for (const controller of running) controller.abort(reason);
 		running.clear();
 	};
 	const cancelled = () => end(cancel?.reason);
+	const timedOut = () => {
+		cancel?.removeEventListener('abort', cancelled);
+		end(deadline.reason);
+	};
 	cancel?.addEventListener('abort', cancelled, { once: true });
-	deadline.addEventListener(
-		'abort',
-		() => {
-			cancel?.removeEventListener('abort', cancelled);
-			end(deadline.reason);
-		},
-		{ once: true },
-	);
+	deadline.addEventListener('abort', timedOut, { once: true });
 	return () => {
 		const controller = new AbortController();
 		const ended = cancel?.aborted ? cancel : deadline.aborted ? deadline : undefined;
 		if (ended) controller.abort(ended.reason);
 		else running.add(controller);
-		return {
-			signal: controller.signal,
-			cancelled: () => cancel?.aborted === true,
-			release: () => running.delete(controller),
-		};
+		return { signal: controller.signal, release: () => running.delete(controller) };
 	};
 }
 
@@ -101,12 +96,15 @@ export async function readBoundedBody(body: unknown, signal: AbortSignal): Promi
 		};
 		const aborted = () => finish(signal.reason);
 		const ended = () => finish();
-		const closed = () => finish(Object.assign(new Error('Premature close'), { code: PREMATURE }));
+		// A fault as Node names one (a premature close as an async iteration would have thrown it).
+		const fault = (message: string, code: string) =>
+			finish(Object.assign(new Error(message), { code, bytes: size }));
+		const closed = () => fault('Premature close', 'ERR_STREAM_PREMATURE_CLOSE');
 		function read() {
 			for (let chunk = stream.read(); chunk !== null; chunk = stream.read()) {
 				const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 				size += bytes.length;
-				if (size > MAX_ANSWER_BYTES) return finish(new AnswerTooLarge(size));
+				if (size > MAX_ANSWER_BYTES) return fault('The answer is too large', 'E_ANSWER_TOO_LARGE');
 				chunks.push(bytes);
 			}
 		}
@@ -116,9 +114,6 @@ export async function readBoundedBody(body: unknown, signal: AbortSignal): Promi
 	});
 }
 
-/** Node's code for a stream closed before its end, as an async iteration would have thrown it. */
-const PREMATURE = 'ERR_STREAM_PREMATURE_CLOSE';
-
 /** The part of a Node Readable that readBoundedBody uses. */
 interface BodyStream {
 	read(): Buffer | string | null;
@@ -127,11 +122,5 @@ interface BodyStream {
 	destroy(): void;
 }
 
-function isStream(body: unknown): body is BodyStream {
-	return (
-		isObject(body) &&
-		typeof body.read === 'function' &&
-		typeof body.on === 'function' &&
-		typeof body.destroy === 'function'
-	);
-}
+const isStream = (body: unknown): body is BodyStream =>
+	isObject(body) && typeof body.read === 'function' && typeof body.destroy === 'function';

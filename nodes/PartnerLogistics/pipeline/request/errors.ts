@@ -2,7 +2,7 @@ import { clip, MAX_MESSAGE_CHARS } from '../../shared/message';
 import { isObject } from '../../shared/valueAt';
 import { MAX_ANSWER_BYTES } from './answerBounds';
 import { answerEvidence, evidence, parseJson, redact, safeLocation } from './evidence';
-import { TIMEOUT_FAULTS } from './retry';
+import { MAX_RETRY_DELAY_MS, TIMEOUT_FAULTS } from './retry';
 import type { ApiResponse } from './transport';
 
 /** What the user reads when a request fails: what to do in a line, then why and the evidence. */
@@ -21,80 +21,73 @@ export function describeApiError(
 	secrets: string[] = [],
 ): ApiErrorText {
 	const { capability, referent, prefix = '' } = context;
-	const { apiMessage = '', field } = readErrorFields(parseJson(rawBody));
+	const body = parseJson(rawBody);
+	const fields = isObject(body) ? body : {};
+	const nested = isObject(fields.error) ? fields.error : {};
+	const text = (value: unknown) => (typeof value === 'string' ? value.slice(0, 300) : '');
+	const apiMessage =
+		text(fields.message) || text(nested.message) || text(fields.error) || text(fields.detail);
+	const field = text(fields.field) || text(nested.field);
 	const said = redact(apiMessage, secrets).replace(/[.\s]+$/, '');
 	const what = referent || 'what this acts on';
-	const named = clip(what, 40); // a referent's value may be long: whole in the description
-	const words: Array<[boolean, (said: string) => string, string?]> = [
+	// %s: where the API's own words go, when they fit.
+	const words: Array<[boolean, string, string?]> = [
 		[
 			status === 400,
-			(s) =>
-				`The API refused the request as invalid (400)${s}${field ? ` [field: ${field}]` : ''}.`,
+			`The API refused the request as invalid (400)%s${field ? ` [field: ${field}]` : ''}.`,
 			'Correct the value and run again.',
 		],
 		[
 			status === 401,
-			() =>
-				'The API key was refused (401). Paste the key again from the partner portal into the Partner Logistics credential.',
+			'The API key was refused (401). Paste the key again from the partner portal into the Partner Logistics credential.',
 			'It may have been rotated or revoked.',
 		],
 		[
 			status === 403 && capability !== undefined,
-			() =>
-				`This API key lacks the capability ${capability} (403). Ask your Partner Logistics contact to grant it to the key.`,
+			`This API key lacks the capability ${capability} (403). Ask your Partner Logistics contact to grant it to the key.`,
 			'Or use a credential whose key has it.',
 		],
 		[
 			status === 403,
-			(s) =>
-				`This API key is not allowed to do this (403)${s}. Ask your contact which capability it needs.`,
+			'This API key is not allowed to do this (403)%s. Ask your contact which capability it needs.',
 			'Your Partner Logistics contact can grant the key the capability.',
 		],
 		[
 			status === 404,
-			(s) => `Not found in your organization (404)${s}. Check the ID.`,
+			'Not found in your organization (404)%s. Check the ID.',
 			'The API only shows resources that belong to the organization of this API key.',
 		],
 		[
 			status === 409 && referent !== undefined,
-			(s) =>
-				`Conflict (409)${s}. To send other values for ${named} as a new request, set Options › Idempotency Key.`,
+			`Conflict (409)%s. To send other values for ${clip(what, 40)} as a new request, set Options › Idempotency Key.`,
 			`This action's Idempotency-Key is derived from ${what}, so it is done once whichever run asks: an earlier request for it with other values holds the key (the API keeps the first), or its state does not allow this (for example an expired quote).`,
 		],
 		[
 			status === 409,
-			(s) => `Conflict (409)${s}. Give each action its own Options › Idempotency Key.`,
+			'Conflict (409)%s. Give each action its own Options › Idempotency Key.',
 			"Either this Idempotency-Key was already used for a different request, or the resource is not in a state that allows this (for example an expired quote, or a case that is already closed): then check the resource's state.",
 		],
 		[
 			status === 429,
-			(s) =>
-				`The API kept rate limiting this key (429)${s}. Lower Options › Concurrency or set Max Requests per Second.`,
+			'The API kept rate limiting this key (429)%s. Lower Options › Concurrency or set Max Requests per Second.',
 			'Sending fewer items per run helps too.',
 		],
 		[
 			status >= 500,
-			(s) => `The Partner Logistics API failed (${status})${s}. Try again later.`,
+			`The Partner Logistics API failed (${status})%s. Try again later.`,
 			'A retry sends the same Idempotency-Key, so nothing is booked or paid twice.',
 		],
-		[true, (s) => `The API answered ${status}${s}.`],
+		[true, `The API answered ${status}%s.`],
 	];
 	const [, message, why] = words.find(([applies]) => applies)!;
 	const evidenceText = answerEvidence(status, rawBody, secrets);
+	// The API's words fill what the message leaves after `prefix`; fewer than 20 say nothing.
+	const room = MAX_MESSAGE_CHARS - (prefix ? prefix.length + 1 : 0) - message.length;
+	const fits = said !== '' && room >= 20;
 	return {
-		message: fitted(message, said, prefix),
+		message: message.replace('%s', () => (fits ? `: ${clip(said, room)}` : '')).replace('….', '…'),
 		description: why ? `${why} ${evidenceText}` : evidenceText,
 	};
-}
-
-/** Fewer of the API's words than this say nothing: the message leaves them to the description. */
-const MIN_SAID_CHARS = 20;
-
-/** `message` with the API's words (`: …`), cut to fit MAX_MESSAGE_CHARS after `prefix`. */
-function fitted(message: (said: string) => string, said: string, prefix: string): string {
-	const room = MAX_MESSAGE_CHARS - (prefix ? prefix.length + 1 : 0) - message('').length - 2;
-	if (said === '' || room < MIN_SAID_CHARS) return message('');
-	return message(`: ${clip(said, room)}`).replace('….', '…');
 }
 
 /** A 409 for a key the execution this one retries sent with another body: the item was changed. */
@@ -119,12 +112,9 @@ export function describeIdempotencyKeyHeld(
 export function describeRedirect(status: number, location: string | undefined): ApiErrorText {
 	return {
 		message: `The API answered with a redirect (${status}), not followed so the API key stays here. Check the credential's Base URL.`,
-		description: `It pointed to ${where(location)}. A Base URL with http instead of https, or without /api/v1, answers like this.`,
+		description: `It pointed to ${safeLocation(location)}. A Base URL with http instead of https, or without /api/v1, answers like this.`,
 	};
 }
-
-const where = (location: string | undefined) =>
-	location ? safeLocation(location) : '(no Location header)';
 
 /** A 2xx whose body is not the JSON the operation expects (an HTML page, an empty answer). */
 export function describeUnexpectedBody(
@@ -144,38 +134,31 @@ export function describeUnexpectedBody(
 export function describeFault(
 	code: string,
 	retries: number,
-	options: { timeoutMs: number; mutating: boolean; bytes?: number },
+	{ timeoutMs, mutating, bytes = 0 }: { timeoutMs: number; mutating: boolean; bytes?: number },
 ): ApiErrorText {
 	const fault = `Connection fault: ${code}`;
-	const processed = options.mutating ? `${RESENT_SAFELY} ` : '';
+	// Wherever an answer was lost, the request may have been processed all the same.
+	const processed = mutating
+		? 'The API may have processed the request: running it again resends the same Idempotency-Key, so nothing is booked or paid twice. '
+		: '';
 	if (code === 'E_ANSWER_TOO_LARGE') {
 		return {
 			message: `The API's answer grew past the ${MAX_ANSWER_BYTES / 1048576} MiB an answer may hold; the node stopped reading. Check the credential's Base URL.`,
-			description: `More than ${(options.bytes ?? 0).toLocaleString('en-US')} bytes came once decompressed. No answer of this API comes near that size: its largest are lists of records of about a kilobyte. A compressed answer that inflates without end, or a server that is not the API, answers like this. ${processed}${fault}`,
+			description: `More than ${bytes.toLocaleString('en-US')} bytes came once decompressed. No answer of this API comes near that size: its largest are lists of records of about a kilobyte. A compressed answer that inflates without end, or a server that is not the API, answers like this. ${processed}${fault}`,
 		};
 	}
-	const what = describeFaultCode(code, options.timeoutMs);
-	const tried = retries > 0 ? ` after ${retried(retries)}` : '';
+	const what = `${describeFaultCode(code, timeoutMs)}${retries > 0 ? ` after ${retried(retries)}` : ''}`;
 	if (isUnreachable(code)) {
-		return { message: `${what}${tried}. Check the credential's Base URL.`, description: fault };
+		return { message: `${what}. Check the credential's Base URL.`, description: fault };
 	}
-	if (!options.mutating) {
-		return {
-			message: `${what}${tried}. Try again later.`,
-			description: `Or raise the Timeout under the node Settings › Request Options. ${fault}`,
-		};
-	}
-	return {
-		message: `${what}${tried}. Running the item again is safe.`,
-		description: `${processed}${fault}`,
-	};
+	return mutating
+		? { message: `${what}. Running the item again is safe.`, description: `${processed}${fault}` }
+		: {
+				message: `${what}. Try again later.`,
+				description: `Or raise the Timeout under the node Settings › Request Options. ${fault}`,
+			};
 }
 
-/** Said wherever an answer was lost: the request may have been processed all the same. */
-const RESENT_SAFELY =
-	'The API may have processed the request: running it again resends the same Idempotency-Key, so nothing is booked or paid twice.';
-
-/** What a connection fault was, in words. */
 function describeFaultCode(code: string, timeoutMs: number): string {
 	// Tenths below 10 s: a Timeout of 300 ms is "0.3 s", not "0 s".
 	const seconds = Number((timeoutMs / 1000).toFixed(timeoutMs < 10_000 ? 1 : 0));
@@ -197,36 +180,22 @@ export function describeFailure(failure: Failure): string {
 	}
 	const { status, body, headers } = failure.response;
 	if (failure.kind === 'answer' && status >= 300 && status < 400) {
-		return `a redirect (${status}) to ${where(headers.location)}, not followed so the API key stays here`;
+		return `a redirect (${status}) to ${safeLocation(headers.location)}, not followed so the API key stays here`;
 	}
 	return failure.kind === 'unexpected' && body.trim() === '' ? 'an empty answer' : evidence(body);
 }
 
-/** "1 retry", "3 retries". */
 export const retried = (count: number) => `${count} ${count === 1 ? 'retry' : 'retries'}`;
 
-/** A Retry-After longer than the node or tool call waits: when to try again. */
-export function describeLongRetryAfter(
-	waitMs: number,
-	maxWaitMs: number,
-	{ now = Date.now(), toolCall = false }: { now?: number; toolCall?: boolean } = {},
-): ApiErrorText {
+/** A wait longer than a tool call's patience, or than the minute a node waits: when to try again. */
+export function describeLongRetryAfter(waitMs: number, toolPatienceMs?: number): ApiErrorText {
 	const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-	const after = new Date(now + seconds * 1000).toISOString().slice(11, 19);
-	const waiter = toolCall ? 'a tool call waits' : 'this node waits';
+	const after = new Date(Date.now() + seconds * 1000).toISOString().slice(11, 19);
+	const waiter = toolPatienceMs
+		? `${toolPatienceMs / 1000} s a tool call`
+		: `${MAX_RETRY_DELAY_MS / 1000} s this node`;
 	return {
-		message: `The API asked to wait ${seconds} s (Retry-After), longer than the ${maxWaitMs / 1000} s ${waiter}. Try again after ${after} UTC.`,
-		description: `Nothing more was sent for this ${toolCall ? 'call' : 'item'}. More retries would not help: the API refuses requests until its Retry-After has passed.`,
-	};
-}
-
-function readErrorFields(body: unknown): { apiMessage?: string; field?: string } {
-	if (!isObject(body)) return {};
-	const nested = isObject(body.error) ? body.error : {};
-	const text = (value: unknown) =>
-		typeof value === 'string' && value ? value.slice(0, 300) : undefined;
-	return {
-		apiMessage: text(body.message) ?? text(nested.message) ?? text(body.error) ?? text(body.detail),
-		field: text(body.field) ?? text(nested.field),
+		message: `The API asked to wait ${seconds} s (Retry-After), longer than the ${waiter} waits. Try again after ${after} UTC.`,
+		description: `Nothing more was sent for this ${toolPatienceMs ? 'call' : 'item'}. More retries would not help: the API refuses requests until its Retry-After has passed.`,
 	};
 }

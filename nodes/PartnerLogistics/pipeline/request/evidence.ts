@@ -3,7 +3,6 @@ import { jsonParse } from 'n8n-workflow';
 /** Error descriptions stay readable in the editor and in logs: the API's body is cut here. */
 export const MAX_DESCRIPTION_CHARS = 2000;
 
-/** The body as JSON, or undefined when it is not JSON. */
 export const parseJson = (rawBody: string): unknown =>
 	rawBody.trim() === '' ? undefined : jsonParse(rawBody, { fallbackValue: () => undefined });
 
@@ -25,7 +24,6 @@ export function evidence(rawBody: string, secrets: string[] = []): string {
 		: text;
 }
 
-/** Replaces every occurrence of a secret (API key, signing secret) with a marker. */
 export function redact(text: string, secrets: string[]): string {
 	return secrets
 		.filter((secret) => secret.length >= 4)
@@ -33,7 +31,8 @@ export function redact(text: string, secrets: string[]): string {
 }
 
 /** A Location without credentials or query (they may carry tokens), for the message. */
-export function safeLocation(location: string): string {
+export function safeLocation(location: string | undefined): string {
+	if (!location) return '(no Location header)';
 	try {
 		const url = new URL(location);
 		return `${url.protocol}//${url.host}${url.pathname}`;

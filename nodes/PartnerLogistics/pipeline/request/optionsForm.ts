@@ -78,80 +78,77 @@ export function optionsDescription(readOnlyOperations: string[]): INodePropertie
 				numbered('maxRetries'),
 			],
 		},
-		requestOptionsDescription,
-	];
-}
-
-/**
- * n8n's Request Options as n8n-core's commonDeclarativeNodeOptionParameters names them (n8n adds
- * them only to nodes without `execute`); two texts reworded where n8n's lint asks.
- */
-const requestOptionsDescription: INodeProperties = {
-	displayName: 'Request Options',
-	name: 'requestOptions',
-	type: 'collection',
-	isNodeSetting: true,
-	placeholder: 'Add Option',
-	default: {},
-	options: [
+		// n8n's Request Options as n8n-core's commonDeclarativeNodeOptionParameters names them (n8n adds
+		// them only to nodes without `execute`); two texts reworded where n8n's lint asks.
 		{
-			displayName: 'Batching',
-			name: 'batching',
-			placeholder: 'Add Batching',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: false },
-			default: { batch: {} },
+			displayName: 'Request Options',
+			name: 'requestOptions',
+			type: 'collection',
+			isNodeSetting: true,
+			placeholder: 'Add Option',
+			default: {},
 			options: [
 				{
 					displayName: 'Batching',
-					name: 'batch',
-					values: [
+					name: 'batching',
+					placeholder: 'Add Batching',
+					type: 'fixedCollection',
+					typeOptions: { multipleValues: false },
+					default: { batch: {} },
+					options: [
 						{
-							displayName: 'Items per Batch',
-							name: 'batchSize',
-							type: 'number',
-							typeOptions: { minValue: -1 },
-							default: 50,
-							description:
-								'Input will be split in batches to throttle requests. -1 for disabled. 0 will be treated as 1.',
-						},
-						{
-							displayName: 'Batch Interval (Milliseconds)',
-							name: 'batchInterval',
-							type: 'number',
-							typeOptions: { minValue: 0 },
-							default: 1000,
-							description: 'Time (in milliseconds) between each batch of requests. 0 for disabled.',
+							displayName: 'Batching',
+							name: 'batch',
+							values: [
+								{
+									displayName: 'Items per Batch',
+									name: 'batchSize',
+									type: 'number',
+									typeOptions: { minValue: -1 },
+									default: 50,
+									description:
+										'Input will be split in batches to throttle requests. -1 for disabled. 0 will be treated as 1.',
+								},
+								{
+									displayName: 'Batch Interval (Milliseconds)',
+									name: 'batchInterval',
+									type: 'number',
+									typeOptions: { minValue: 0 },
+									default: 1000,
+									description:
+										'Time (in milliseconds) between each batch of requests. 0 for disabled.',
+								},
+							],
 						},
 					],
 				},
+				{
+					displayName: 'Ignore SSL Issues (Insecure)',
+					name: 'allowUnauthorizedCerts',
+					type: 'boolean',
+					noDataExpression: true,
+					default: false,
+					description: 'Whether to connect even if SSL certificate validation is not possible',
+				},
+				{
+					displayName: 'Proxy',
+					name: 'proxy',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. http://myproxy:3128',
+					description:
+						'HTTP proxy to use. If authentication is required it can be defined as follow: http://username:password@myproxy:3128.',
+				},
+				{
+					displayName: 'Timeout',
+					name: 'timeout',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: 10000,
+					description:
+						'Time in ms to wait for the whole answer (status, headers and body) before aborting the request',
+				},
 			],
 		},
-		{
-			displayName: 'Ignore SSL Issues (Insecure)',
-			name: 'allowUnauthorizedCerts',
-			type: 'boolean',
-			noDataExpression: true,
-			default: false,
-			description: 'Whether to connect even if SSL certificate validation is not possible',
-		},
-		{
-			displayName: 'Proxy',
-			name: 'proxy',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. http://myproxy:3128',
-			description:
-				'HTTP proxy to use. If authentication is required it can be defined as follow: http://username:password@myproxy:3128.',
-		},
-		{
-			displayName: 'Timeout',
-			name: 'timeout',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 10000,
-			description:
-				'Time in ms to wait for the whole answer (status, headers and body) before aborting the request',
-		},
-	],
-};
+	];
+}

@@ -1,9 +1,9 @@
 import type { INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { fitMessage } from '../../shared/message';
 import { isObject } from '../../shared/valueAt';
-import { rateHeadersOf, type RunPacer } from '../rateLimit';
+import { rateHeadersOf, type PacerSettings, type RunPacer } from '../rateLimit';
 import {
 	describeApiError,
 	describeFailure,
@@ -19,14 +19,14 @@ import {
 } from './errors';
 import { parseJson, redact } from './evidence';
 import type { Deadlines } from './answerBounds';
-import type { RunSettings } from './settings';
-import { MAX_RETRY_DELAY_MS, Retries, type Outcome, type RetryDecision } from './retry';
+import { Retries, type Outcome, type RetryBudget, type RetryDecision } from './retry';
 import {
 	sendApiRequest,
 	type ApiRequest,
 	type ApiResponse,
 	type Exchange,
 	type Sender,
+	type Transport,
 } from './transport';
 
 /** An item's request, and what its error messages may say about its Idempotency-Key. */
@@ -38,17 +38,21 @@ export interface ItemRequest extends ApiRequest {
 	referent?: string;
 }
 
+export interface RunSettings {
+	budget: RetryBudget;
+	pacer: PacerSettings;
+	transport: Transport;
+	/** Values never to show in an error: the API key and the signing secrets. */
+	secrets: string[];
+}
+
 /** What every request of a session is sent with: its settings, pacer and sender. */
 export interface Sending {
 	node: INode;
 	settings: RunSettings;
 	send: Sender;
 	pacer: RunPacer;
-	signal: AbortSignal | undefined;
-	/** Each attempt's end: n8n's Timeout, or the execution cancelled. */
 	deadlines: Deadlines;
-	/** Sleeps, waking early when the execution is cancelled. */
-	wait: (ms: number) => Promise<void>;
 	/** The capability a 403 means the key lacks (the operation's). */
 	capability?: string;
 	/** The requests book, pay or change something (a lost answer may have been processed). */
@@ -59,21 +63,22 @@ export interface Sending {
 	explain?: (failure: Failure, said: string) => string | undefined;
 }
 
-/** Sends one request, paced and retried as decideRetry says: a 2xx, or the item's NodeApiError. */
+/** Sends one request, paced and retried as Retries decides: a 2xx, or the item's NodeApiError. */
 export async function sendRequest(run: Sending, request: ItemRequest): Promise<ApiResponse> {
-	const { settings, pacer, signal, wait } = run;
+	const { settings, pacer, deadlines } = run;
 	const retries = new Retries(settings.budget);
 	for (;;) {
 		const start = await pacer.nextStart();
-		if (signal?.aborted) {
+		if (deadlines.cancelled) {
 			if (start) pacer.answered(start, { kind: 'failed' });
 			throw cancelled(run);
 		}
 		if (!start) {
+			// The pacer's wait would outlast a tool call's patience: when to try again.
 			const waitMs = (pacer.blockedUntil ?? Date.now()) - Date.now();
-			throw apiError(run, undefined, longWait(run, waitMs, settings.pacer.patienceMs ?? 0));
+			throw apiError(run, undefined, describeLongRetryAfter(waitMs, settings.budget.patienceMs));
 		}
-		const exchange = await sendApiRequest(run.send, settings.transport, request, run.deadlines);
+		const exchange = await sendApiRequest(run.send, settings.transport, request, deadlines);
 		const response = 'response' in exchange ? exchange.response : undefined;
 		const decision =
 			response && response.status < 300 ? undefined : retries.decide(outcomeOf(exchange));
@@ -86,10 +91,10 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 					? { kind: 'throttled', headers, waitMs: decision?.retry ? decision.delayMs : undefined }
 					: { kind: 'accepted', headers },
 		);
-		if (signal?.aborted) throw cancelled(run);
+		if (deadlines.cancelled) throw cancelled(run);
 		if (response && !decision) return response;
 		if (decision?.retry) {
-			await wait(decision.delayMs);
+			await deadlines.wait(decision.delayMs);
 			continue;
 		}
 		const text = failureText(run, exchange, decision!, retries.count, request);
@@ -113,10 +118,6 @@ function outcomeOf(exchange: Exchange): Outcome {
 	return { kind: 'status', status, retryAfter: headers['retry-after'] };
 }
 
-/** A wait (the pacer's, or a Retry-After) longer than the node's patience: when to try again. */
-const longWait = ({ settings }: Sending, waitMs: number, patienceMs: number) =>
-	describeLongRetryAfter(waitMs, patienceMs, { toolCall: settings.toolCall });
-
 function failureText(
 	run: Sending,
 	exchange: Exchange,
@@ -134,7 +135,7 @@ function failureText(
 	}
 	const { response } = exchange;
 	if (decision.reason === 'retry-after-too-long') {
-		return longWait(run, decision.waitMs ?? 0, settings.budget.patienceMs ?? MAX_RETRY_DELAY_MS);
+		return describeLongRetryAfter(decision.waitMs ?? 0, settings.budget.patienceMs);
 	}
 	const context = { capability: run.capability, referent: request.referent, prefix: run.prefix };
 	const text =
@@ -186,15 +187,4 @@ function cancelled(run: Sending): NodeOperationError {
 	return new NodeOperationError(run.node, 'The execution was cancelled', {
 		description: 'No further request was sent.',
 	});
-}
-
-/** A sleep that wakes when the execution is cancelled: one abort listener for the whole run. */
-export function sleeper(signal: AbortSignal | undefined): (ms: number) => Promise<void> {
-	const aborted = new Promise<void>((resolve) =>
-		signal?.addEventListener('abort', () => resolve(), { once: true }),
-	);
-	return async (ms) => {
-		if (signal?.aborted || ms <= 0) return;
-		await Promise.race([sleep(ms), aborted]);
-	};
 }

@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 
 import { PartnerLogisticsApi } from '../../../../credentials/PartnerLogisticsApi.credentials';
-import { AnswerTooLarge, Deadlines, readBoundedBody } from './answerBounds';
+import { Deadlines, readBoundedBody } from './answerBounds';
 import { redact } from './evidence';
 
 export const CREDENTIAL_TYPE = 'partnerLogisticsApi';
@@ -37,7 +37,7 @@ export interface Transport {
 	baseUrl: string;
 	timeoutMs: number;
 	proxy?: IHttpRequestOptions['proxy'];
-	skipSslCertificateValidation: boolean;
+	skipSslCertificateValidation?: boolean;
 }
 
 /** An answer, or a fault: its code, or ours (E_ANSWER_STALLED, E_ANSWER_TOO_LARGE with `bytes`). */
@@ -46,15 +46,11 @@ export type Exchange = { response: ApiResponse } | { fault: string; bytes?: numb
 /** A credential's transport: a run passes its Request Options; the hub picker, the defaults. */
 export function transportOf(
 	credentials: ICredentialDataDecryptedObject,
-	options: Partial<Omit<Transport, 'credentials' | 'baseUrl'>> & { timeoutMs: number },
+	options: Omit<Transport, 'credentials' | 'baseUrl'>,
 ): Transport {
-	return {
-		credentials,
-		// No trailing slash: every path starts with one.
-		baseUrl: String(credentials.baseUrl ?? '').replace(/\/+$/, ''),
-		skipSslCertificateValidation: false,
-		...options,
-	};
+	// No trailing slash: every path starts with one.
+	const baseUrl = String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+	return { credentials, baseUrl, ...options };
 }
 
 /** An answer whose body is a stream; n8n's legacy helper also hands over its request. */
@@ -95,8 +91,6 @@ export function credentialTestSender(
 			simple: false,
 			resolveWithFullResponse: true,
 			followRedirect: false,
-			followAllRedirects: false,
-			sendCredentialsOnCrossOriginRedirect: false,
 			timeout: options.timeout,
 			// A stream. The helper takes no signal: a late or huge answer ends by destroying the request.
 			useStream: true,
@@ -116,23 +110,26 @@ export async function sendApiRequest(
 	try {
 		response = await send({ ...requestOptions(transport, request), abortSignal: attempt.signal });
 		const body = await readBoundedBody(response.body, attempt.signal);
-		const headers = lowerCaseHeaders(response.headers);
-		return { response: { status: response.statusCode, headers, body } };
+		const headers = Object.entries(response.headers ?? {}).map(([name, value]) => [
+			name.toLowerCase(),
+			Array.isArray(value) ? value.join(', ') : String(value),
+		]);
+		const status = response.statusCode;
+		return { response: { status, headers: Object.fromEntries(headers), body } };
 	} catch (error) {
 		// The legacy helper's socket, whatever state its stream is in.
 		response?.request?.destroy();
-		if (error instanceof AnswerTooLarge) return { fault: 'E_ANSWER_TOO_LARGE', bytes: error.bytes };
-		if (attempt.cancelled()) return { fault: 'ERR_CANCELED' };
+		if (deadlines.cancelled) return { fault: 'ERR_CANCELED' };
 		// Our deadline: before the headers no answer came, after them it stopped coming. (axios
 		// reports either as "canceled", a word n8n reads as a cancelled execution.)
 		if (attempt.signal.aborted) return { fault: response ? 'E_ANSWER_STALLED' : 'ETIMEDOUT' };
-		return { fault: faultCode(error) };
+		// `bytes`: how much had come of an answer past its bound (E_ANSWER_TOO_LARGE).
+		return { fault: faultCode(error), bytes: (error as { bytes?: number }).bytes };
 	} finally {
 		attempt.release();
 	}
 }
 
-/** How a request leaves n8n, sent or previewed. */
 function requestOptions(transport: Transport, request: ApiRequest): IHttpRequestOptions {
 	const headers: IDataObject = { Accept: 'application/json', 'Content-Type': 'application/json' };
 	if (request.idempotencyKey !== undefined) headers['Idempotency-Key'] = request.idempotencyKey;
@@ -149,7 +146,6 @@ function requestOptions(transport: Transport, request: ApiRequest): IHttpRequest
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
-		sendCredentialsOnCrossOriginRedirect: false,
 		// axios' own timer: connecting and the headers; the whole answer is sendApiRequest's.
 		timeout: transport.timeoutMs,
 		proxy: transport.proxy,
@@ -163,7 +159,7 @@ export async function previewRequest(transport: Transport, request: ApiRequest, 
 	const { headers = {} } = await credential.authenticate(transport.credentials, options);
 	const masked = Object.entries(headers).map(([name, value]) => [
 		name,
-		redact(String(value), secrets),
+		redact(`${value}`, secrets),
 	]);
 	const query = Object.entries(request.qs ?? {})
 		.filter(([, value]) => value !== undefined && value !== null)
@@ -191,13 +187,4 @@ function faultCode(error: unknown): string {
 		cause = record.cause;
 	}
 	return 'EUNKNOWN';
-}
-
-function lowerCaseHeaders(headers: IDataObject | null): Record<string, string | undefined> {
-	return Object.fromEntries(
-		Object.entries(headers ?? {}).map(([name, value]) => [
-			name.toLowerCase(),
-			Array.isArray(value) ? value.join(', ') : String(value),
-		]),
-	);
 }

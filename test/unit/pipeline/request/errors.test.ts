@@ -115,7 +115,7 @@ test('faults say whether running again is safe', () => {
 });
 
 test('a Retry-After beyond the wait limit is said as it is, not as "raise Max Retries"', () => {
-	const { message } = describeLongRetryAfter(120_000, 60_000);
+	const { message } = describeLongRetryAfter(120_000);
 	expect(message).toMatch(/asked to wait 120 s .* longer than the 60 s this node waits/);
 	expect(message).not.toMatch(/Max Retries/);
 });
@@ -144,7 +144,8 @@ test("every message fits in one line of MAX_MESSAGE_CHARS: the API's words cut t
 			),
 		),
 		describeUnexpectedBody(200, '<html></html>', 'a JSON list of haulage quotations').message,
-		describeLongRetryAfter(3_600_000, 60_000, { toolCall: true }).message,
+		describeLongRetryAfter(3_600_000, 5000).message,
+		describeLongRetryAfter(3_600_000).message,
 	];
 	for (const message of messages) expect(message.length).toBeLessThanOrEqual(MAX_MESSAGE_CHARS);
 	expect(describeApiError(400, said, plain)).toEqual({

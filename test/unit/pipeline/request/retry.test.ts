@@ -1,34 +1,51 @@
 import {
-	decideRetry,
 	Retries,
 	parseRetryAfter,
+	type Outcome,
+	type RetryBudget,
 } from '../../../../nodes/PartnerLogistics/pipeline/request/retry';
 
 const noJitter = () => 0;
 const budget = { maxRetries: 3, faultRetries: 2 };
 const fresh = { busyRetries: 0, faultRetries: 0 };
+
+/** A request's decision on `outcome` after the retries `earlier` counts. */
+const decideAfter = (
+	outcome: Outcome,
+	earlier: typeof fresh,
+	retryBudget: RetryBudget,
+	now = Date.now(),
+	random = Math.random,
+) => {
+	const retries = Object.assign(new Retries(retryBudget, random), earlier);
+	const decision = retries.decide(outcome, now);
+	// A retry counts on the budget that decided it: 429/503 as busy, the rest as a fault.
+	return decision.retry
+		? { ...decision, busy: retries.busyRetries > earlier.busyRetries }
+		: decision;
+};
 const status = (code: number, retryAfter?: string) => ({
 	kind: 'status' as const,
 	status: code,
 	retryAfter,
 });
 
-describe('decideRetry', () => {
+describe("a request's next retry", () => {
 	test('429 and 503 are retried on their own budget; 4xx and 500 never', () => {
 		for (const code of [400, 401, 403, 404, 409, 500]) {
-			expect(decideRetry(status(code), fresh, budget)).toEqual({
+			expect(decideAfter(status(code), fresh, budget)).toEqual({
 				retry: false,
 				reason: 'not-retryable',
 			});
 		}
 		for (const code of [429, 503]) {
-			expect(decideRetry(status(code), fresh, budget, 0, noJitter)).toEqual({
+			expect(decideAfter(status(code), fresh, budget, 0, noJitter)).toEqual({
 				retry: true,
 				delayMs: 1000,
 				busy: true,
 			});
 		}
-		expect(decideRetry(status(429), { busyRetries: 3, faultRetries: 0 }, budget)).toEqual({
+		expect(decideAfter(status(429), { busyRetries: 3, faultRetries: 0 }, budget)).toEqual({
 			retry: false,
 			reason: 'budget',
 		});
@@ -41,15 +58,15 @@ describe('decideRetry', () => {
 			status(502),
 			status(504),
 		]) {
-			expect(decideRetry(attempt, fresh, budget, 0, noJitter)).toEqual({
+			expect(decideAfter(attempt, fresh, budget, 0, noJitter)).toEqual({
 				retry: true,
 				delayMs: 500,
 				busy: false,
 			});
 			expect(
-				decideRetry(attempt, { busyRetries: 0, faultRetries: 1 }, budget, 0, noJitter),
+				decideAfter(attempt, { busyRetries: 0, faultRetries: 1 }, budget, 0, noJitter),
 			).toMatchObject({ delayMs: 1000 });
-			expect(decideRetry(attempt, { busyRetries: 0, faultRetries: 2 }, budget)).toEqual({
+			expect(decideAfter(attempt, { busyRetries: 0, faultRetries: 2 }, budget)).toEqual({
 				retry: false,
 				reason: 'budget',
 			});
@@ -58,7 +75,7 @@ describe('decideRetry', () => {
 
 	test('a refused connection or an unknown host is a configuration problem, not retried', () => {
 		for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'ERR_CANCELED']) {
-			expect(decideRetry({ kind: 'fault', code }, fresh, budget)).toEqual({
+			expect(decideAfter({ kind: 'fault', code }, fresh, budget)).toEqual({
 				retry: false,
 				reason: 'not-retryable',
 			});
@@ -66,24 +83,24 @@ describe('decideRetry', () => {
 	});
 
 	test('honours Retry-After in seconds and as an HTTP date, plus at most 50 ms of jitter', () => {
-		expect(decideRetry(status(429, '3'), fresh, budget, 0, noJitter)).toMatchObject({
+		expect(decideAfter(status(429, '3'), fresh, budget, 0, noJitter)).toMatchObject({
 			delayMs: 3000,
 		});
 		const now = Date.parse('2026-11-22T10:00:00Z');
 		expect(
-			decideRetry(status(503, 'Sun, 22 Nov 2026 10:00:05 GMT'), fresh, budget, now, noJitter),
+			decideAfter(status(503, 'Sun, 22 Nov 2026 10:00:05 GMT'), fresh, budget, now, noJitter),
 		).toMatchObject({ delayMs: 5000 });
-		expect(decideRetry(status(429, '0'), fresh, budget, 0, () => 0.999)).toMatchObject({
+		expect(decideAfter(status(429, '0'), fresh, budget, 0, () => 0.999)).toMatchObject({
 			delayMs: 49,
 		});
 		// Without Retry-After it backs off, with up to 250 ms of jitter.
-		expect(decideRetry(status(429), fresh, budget, 0, () => 0.999)).toMatchObject({
+		expect(decideAfter(status(429), fresh, budget, 0, () => 0.999)).toMatchObject({
 			delayMs: 1249,
 		});
 	});
 
 	test('a Retry-After beyond a minute stops the item and says how long was asked', () => {
-		expect(decideRetry(status(429, '120'), fresh, budget)).toEqual({
+		expect(decideAfter(status(429, '120'), fresh, budget)).toEqual({
 			retry: false,
 			reason: 'retry-after-too-long',
 			waitMs: 120_000,
@@ -94,7 +111,7 @@ describe('decideRetry', () => {
 		const delays = [0, 1, 2, 3, 10].map(
 			(busyRetries) =>
 				(
-					decideRetry(
+					decideAfter(
 						status(429),
 						{ busyRetries, faultRetries: 0 },
 						{ ...budget, maxRetries: 20 },
@@ -127,8 +144,8 @@ describe('parseRetryAfter', () => {
 
 test('a 409 after our own attempt broke off is waited for; any other 409 is a conflict', () => {
 	const conflict = status(409);
-	expect(decideRetry(conflict, fresh, budget)).toEqual({ retry: false, reason: 'not-retryable' });
-	expect(decideRetry(conflict, { busyRetries: 0, faultRetries: 1 }, budget, 0, noJitter)).toEqual({
+	expect(decideAfter(conflict, fresh, budget)).toEqual({ retry: false, reason: 'not-retryable' });
+	expect(decideAfter(conflict, { busyRetries: 0, faultRetries: 1 }, budget, 0, noJitter)).toEqual({
 		retry: true,
 		delayMs: 1000,
 		busy: false,
@@ -138,13 +155,10 @@ test('a 409 after our own attempt broke off is waited for; any other 409 is a co
 describe("Retries: one request's retries, counted in one place", () => {
 	test('429 and 503 are retried as the API asks, a lost connection with a back-off', () => {
 		const retries = new Retries(budget);
-		expect(retries.decide(status(429, '0'))).toMatchObject({ retry: true, busy: true });
-		expect(retries.decide(status(503, '0'))).toMatchObject({ retry: true, busy: true });
-		expect(retries.decide({ kind: 'fault', code: 'ECONNRESET' })).toMatchObject({
-			retry: true,
-			busy: false,
-		});
-		expect(retries.count).toBe(3);
+		expect(retries.decide(status(429, '0'))).toMatchObject({ retry: true });
+		expect(retries.decide(status(503, '0'))).toMatchObject({ retry: true });
+		expect(retries.decide({ kind: 'fault', code: 'ECONNRESET' })).toMatchObject({ retry: true });
+		expect([retries.busyRetries, retries.faultRetries, retries.count]).toEqual([2, 1, 3]);
 	});
 
 	test('after a broken connection, a 409 is that attempt still running: waited for', () => {
