@@ -42,14 +42,12 @@ export function runKeys(context: IExecuteFunctions, action: string, api: string)
 			keep();
 		},
 	);
-	const scope = {
+	return new RunKeys(memory, {
 		instanceId: context.getInstanceId(),
 		workflowId: context.getWorkflow().id ?? '',
 		nodeId: context.getNode().id,
 		runIndex: context.getWorkflowDataProxy(0).$runIndex as number,
 		action,
-	};
-	return new RunKeys(memory, scope, {
 		api,
 		refusals: new GenerationMemory([refusedHere, inContext, ...staticPlace(context, REFUSALS)]),
 		runs: new GenerationMemory([finishedHere, ...staticPlace(context, RUNS)]),
