@@ -21,7 +21,7 @@ import {
 	type OperationSpec,
 } from './operation';
 import { isGiven } from './problem';
-import { parameterReaders, type ParameterReaders } from './parameters';
+import { parameterReaders } from './parameters';
 import { runSession, type ApiSession, type ItemRequest } from './request';
 
 /** What every item of one run shares. */
@@ -29,7 +29,7 @@ interface Run {
 	spec: OperationSpec;
 	api: ApiSession;
 	idempotencyKeys: RunKeys | undefined;
-	readers: ParameterReaders;
+	readers: ReturnType<typeof parameterReaders>;
 	/** Options › Dry Run: each item's request is output instead of sent. */
 	dryRun: boolean;
 	node: INode;
