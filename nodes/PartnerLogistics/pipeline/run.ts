@@ -3,14 +3,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { eachConcurrently } from '../shared/concurrency';
 import { readListPage, readRecords } from '../shared/records';
-import {
-	DRY_RUN_HINT,
-	dryRunLeftover,
-	previewNote,
-	previewSource,
-	standIn,
-	standInOf,
-} from './dryRun';
+import { DRY_RUN_HINT, dryRunLeftover, previewItem } from './dryRun';
 import { runKeys, type RunKeys } from './idempotency';
 import {
 	isReadOnly,
@@ -94,7 +87,10 @@ async function runItem(run: Run, itemIndex: number, input: BodyInput): Promise<I
 	if (!run.dryRun) refuseLeftover(run, dryRunLeftover(input.item, undefined, itemIndex), itemIndex);
 	const request = prepare(run, input, itemIndex);
 	// The one place a dry run parts from a real one: everything above wrote nothing.
-	if (run.dryRun) return [await preview(run, request, input)];
+	if (run.dryRun) {
+		const given = givenKey(input) !== '';
+		return [await previewItem(run, request, { node: run.node.name, item: input.item, given })];
+	}
 	refuseLeftover(run, dryRunLeftover(undefined, request, itemIndex), itemIndex);
 	if (run.spec.list) return await listRecords(run, request, input);
 	const read = async () => await run.api.read(request, 'a JSON record');
@@ -128,33 +124,6 @@ function refuseLeftover(run: Run, refusal: ReturnType<typeof dryRunLeftover>, it
 	if (!refusal) return;
 	const { message, description } = refusal;
 	throw new NodeOperationError(run.node, message, { itemIndex, description });
-}
-
-/** A dry run's item: the request it would send, a note saying so, a stand-in for each answer id. */
-async function preview(run: Run, request: ItemRequest, input: BodyInput): Promise<IDataObject> {
-	const { idempotencyKey, referent, itemIndex } = request;
-	const { method, url, headers, body } = await run.api.preview(request);
-	const { spec } = run;
-	const { name: node } = run.node;
-	const answers = spec.answers ?? [];
-	const madeOf = referent !== undefined ? 'referent' : givenKey(input) ? 'given' : 'creation';
-	const note = previewNote({
-		node,
-		idempotencyKey: idempotencyKey === undefined ? undefined : madeOf,
-		referent,
-		sends: standInOf(request),
-		fromPreview: previewSource(input.item) !== undefined,
-		answers,
-	});
-	const stood = Object.fromEntries(answers.map((id) => [id, standIn(id, itemIndex, node)]));
-	return {
-		request: `${method} ${url}`,
-		...(body && { body }),
-		...(idempotencyKey !== undefined && { idempotencyKey }),
-		dryRun: note,
-		headers,
-		...(spec.output ? spec.output(stood, request.body ?? {}) : stood),
-	};
 }
 
 /** The records of a record operation's 2xx answer, shaped by the operation. */

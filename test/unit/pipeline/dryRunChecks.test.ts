@@ -11,7 +11,7 @@ import {
 const quoteId = standIn('quoteId', 0, 'Quote');
 const preview = {
 	request: 'POST https://api/x',
-	dryRun: previewNote({ node: 'Quote', fromPreview: false, answers: ['quoteId'] }),
+	dryRun: previewNote({ url: '/quotes' }, ['quoteId'], { node: 'Quote', item: {}, given: false }),
 };
 
 describe('stand-ins', () => {
@@ -42,21 +42,21 @@ describe('a preview item', () => {
 	});
 
 	test("its note says what the key is made of, in the user's words", () => {
-		const base = { node: 'Book', fromPreview: false, answers: [] };
-		expect(previewNote({ ...base, idempotencyKey: 'referent', referent: 'Quote ID qt_7' })).toBe(
+		const facts = { node: 'Book', item: {}, given: false };
+		const keyed = { url: '/bookings', idempotencyKey: 'k' };
+		const note = (request: Parameters<typeof previewNote>[0], changed = {}) =>
+			previewNote(request, [], { ...facts, ...changed });
+		expect(note({ ...keyed, referent: 'Quote ID qt_7' })).toBe(
 			'Nothing was sent: Dry Run is on in node "Book". A real run sends this Idempotency-Key, made of the API, this action and Quote ID qt_7: the same in every execution.',
 		);
-		expect(
-			previewNote({ ...base, idempotencyKey: 'referent', sends: { id: 'quoteId', node: 'Quote' } }),
-		).toBe(
+		expect(note({ ...keyed, referent: `Quote ID ${quoteId}`, body: { quoteId } })).toBe(
 			'Nothing was sent: Dry Run is on in node "Book". quoteId is a stand-in from "Quote": a real run sends the real quoteId and keys by it. Its Idempotency-Key is made of stand-ins: a real run sends another.',
 		);
-		expect(previewNote({ ...base, idempotencyKey: 'creation', fromPreview: true })).toContain(
+		expect(note(keyed, { item: preview })).toContain(
 			'Its Idempotency-Key is made of stand-ins: a real run sends another.',
 		);
-		expect(previewNote({ ...base, idempotencyKey: 'given' })).toContain(
-			'(Options › Idempotency Key)',
-		);
+		expect(note(keyed, { given: true })).toContain('(Options › Idempotency Key)');
+		expect(note({ url: '/bookings' })).toBe('Nothing was sent: Dry Run is on in node "Book".');
 	});
 });
 
