@@ -5,12 +5,12 @@ import { PROCESS_MEMORY } from '../../shared/processMemory';
 import type { GenerationMemory, Generations } from './generations';
 
 /** What the node remembers of its keys, in n8n's node context (runKeys says where it reaches). */
-export interface KeyMemory {
+export type KeyMemory = {
 	/** Digest of a key sent -> digest of the body sent with it: what the API holds for that key. */
 	sent: Record<string, string>;
 	/** Per key chain, how often the API definitively refused it (absent in older contexts). */
 	chains?: Generations;
-}
+};
 
 /** What a node run's keys are made of, and where they read and raise their generations. */
 export interface RunScope {

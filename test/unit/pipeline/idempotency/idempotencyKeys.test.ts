@@ -21,13 +21,16 @@ const scope = {
 	api: 'https://api.example/api/v1',
 };
 
+/** Where a place keeps its record, as a node context or static data does. */
+type Holder = Record<string, unknown>;
+
 /** A node run's keys, its refusals in `refusals`, its input `input`, nothing else remembered. */
-const runOf = (changed: Partial<RunScope> = {}, refusals: Generations = {}, input = '[1]') =>
+const runOf = (changed: Partial<RunScope> = {}, refusals: Holder = {}, input = '[1]') =>
 	new RunKeys(
 		{ sent: {} },
 		{
 			...scope,
-			refusals: new GenerationMemory([recordPlace(10, () => refusals)]),
+			refusals: new GenerationMemory([recordPlace(refusals, 'refusals', 10)]),
 			runs: new GenerationMemory([]),
 			input: () => input,
 			keep: () => undefined,
@@ -67,7 +70,7 @@ describe('a creation key: the same for every try of one item in one node run, el
 	});
 
 	test('are the keys earlier versions sent, so a Retry of their executions sends the same', () => {
-		const refusals: Generations = {};
+		const refusals: Holder = {};
 		const run = runOf({ action: 'booking.pay' }, refusals, '[{"row":1}]');
 		const keys = [run.keyOf(0), run.keyOf(2), run.keyOf(0, ['bk_1'])];
 		run.refused(keys[0]);
@@ -93,11 +96,7 @@ describe('refusedForGood: which answers spend a key', () => {
 });
 
 /** The places a run reads and raises: plain records, as static data and node context hold them. */
-interface Held {
-	memory: KeyMemory;
-	runs: Generations;
-	refusals: Generations;
-}
+type Held = { memory: KeyMemory; runs?: Generations; refusals?: Generations };
 const held = (): Held => ({ memory: { sent: {} }, runs: {}, refusals: {} });
 
 /** A node run's keys over `places`, its input `items` as n8n hands them over. */
@@ -110,8 +109,8 @@ function keysOf(
 		...scope,
 		runIndex,
 		action: 'supportCase.create',
-		refusals: new GenerationMemory([recordPlace(10, () => places.refusals)]),
-		runs: new GenerationMemory([recordPlace(10, () => places.runs)]),
+		refusals: new GenerationMemory([recordPlace(places, 'refusals', 10)]),
+		runs: new GenerationMemory([recordPlace(places, 'runs', 10)]),
 		input: () => JSON.stringify(items),
 		keep: () => undefined,
 	});
@@ -227,7 +226,7 @@ describe('referent keys: an action on something that exists, keyed by it', () =>
 
 	test('parts cannot run into each other, and refusals give fresh keys', () => {
 		expect(keyOf({}, ['ab', 'c'])).not.toBe(keyOf({}, ['a', 'bc']));
-		const refusals: Generations = {};
+		const refusals: Holder = {};
 		const keys = [0, 1, 2].map(() => {
 			const run = runOf(pay, refusals);
 			const key = run.keyOf(0, ['bk_1']);
@@ -248,8 +247,8 @@ describe('referent keys: an action on something that exists, keyed by it', () =>
 
 	test('are the same in every execution, node and workflow; a refusal moves the referent on', () => {
 		const refusals = new GenerationMemory([]);
-		const shared: Generations = {};
-		const runIn = (input: string, nodeId: string, held: Generations) =>
+		const shared: Holder = {};
+		const runIn = (input: string, nodeId: string, held: Holder) =>
 			runOf({ ...pay, nodeId }, held, input);
 		const first = runIn('[1]', 'node-1', shared);
 		const again = runIn('[2]', 'node-2', shared);
@@ -268,8 +267,8 @@ describe('referent keys: an action on something that exists, keyed by it', () =>
 	});
 
 	test('a stale run cannot move a referent back, nor skip a generation', () => {
-		const held: Generations = {};
-		const once: Generations = {};
+		const held: Holder = {};
+		const once: Holder = {};
 		const refusedOnce = runOf(pay, once);
 		refusedOnce.refused(refusedOnce.keyOf(0, ['bk_1']));
 		const stale = runOf(pay, held);
@@ -282,39 +281,41 @@ describe('referent keys: an action on something that exists, keyed by it', () =>
 });
 
 describe('GenerationMemory: several places read as one, each bounded', () => {
-	const place = (held: Generations, bound = 3) => recordPlace(bound, () => held);
+	const place = (holder: Holder, bound = 3) => recordPlace(holder, 'g', bound);
 
 	test('reads the highest generation of any place, writes every place', () => {
-		const a: Generations = { x: 2 };
-		const b: Generations = {};
+		const a = { g: { x: 2 } };
+		const b: Holder = {};
 		const memory = new GenerationMemory([place(a), place(b)]);
 		expect(memory.generation('x')).toBe(2);
 		expect(memory.generation('y')).toBe(0);
 		memory.raise('x', 2);
-		expect([a.x, b.x]).toEqual([3, 3]);
+		expect([a.g, b.g]).toEqual([{ x: 3 }, { x: 3 }]);
 	});
 
-	test('a place not written yet is read as empty and created on the first refusal', () => {
-		let created: Generations | undefined;
-		const lazy = recordPlace(
-			3,
-			() => created,
-			(next) => (created = next),
-		);
-		const memory = new GenerationMemory([lazy]);
+	test('a place not written yet is read as empty, created on the first refusal, replaced whole', () => {
+		const holder: Holder = {};
+		let kept = 0;
+		const memory = new GenerationMemory([recordPlace(holder, 'g', 3, () => kept++)]);
 		expect(memory.generation('x')).toBe(0);
-		expect(created).toBeUndefined();
+		expect(holder).toEqual({});
 		memory.raise('x', 0);
-		expect(created).toEqual({ x: 1 });
+		const first = holder.g;
+		expect(first).toEqual({ x: 1 });
+		memory.raise('y', 0);
+		// A new object, as n8n notices changes in static data only by the objects it held at the start.
+		expect(holder.g).not.toBe(first);
+		expect(holder.g).toEqual({ x: 1, y: 1 });
+		expect(kept).toBe(2);
 	});
 
 	test('forgets the chain refused longest ago once over its bound', () => {
-		const held: Generations = {};
-		const memory = new GenerationMemory([place(held, 2)]);
+		const holder: Holder = {};
+		const memory = new GenerationMemory([place(holder, 2)]);
 		memory.raise('a:1', 0);
 		memory.raise('b:1', 0);
 		memory.raise('a:1', 1);
 		memory.raise('c:1', 0);
-		expect(held).toEqual({ 'a:1': 2, 'c:1': 1 });
+		expect(holder.g).toEqual({ 'a:1': 2, 'c:1': 1 });
 	});
 });
