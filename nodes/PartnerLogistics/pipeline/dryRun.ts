@@ -1,4 +1,5 @@
-import type { IDataObject, NodeExecutionHint } from 'n8n-workflow';
+import type { IDataObject, INode, NodeExecutionHint } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { clip } from '../shared/message';
 import type { OperationSpec } from './operation';
@@ -104,23 +105,23 @@ export function previewNote(
 	return parts.join(' ');
 }
 
-/** Why a node with Dry Run off refuses an item that is a preview or a request with a stand-in. */
-export function dryRunLeftover(
-	item: IDataObject | undefined,
-	request: Sent | undefined,
+/** Refuses, with Dry Run off, an item that is a preview or a request that sends a stand-in. */
+export function refuseLeftover(
+	node: INode,
 	itemIndex: number,
-): { message: string; description: string } | undefined {
+	{ item, request }: { item?: IDataObject; request?: Sent },
+): void {
 	const fromPreview = item ? previewSource(item) : undefined;
 	const sends = request ? standInOf(request) : undefined;
-	if (fromPreview === undefined && !sends) return undefined;
-	const node = sends?.node ?? fromPreview ?? '';
+	if (fromPreview === undefined && !sends) return;
+	const source = sends?.node ?? fromPreview ?? '';
 	const what = sends ? `sends ${sends.id} as a Dry Run stand-in` : 'is a Dry Run preview';
 	const start = `Item ${itemIndex + 1} ${what} from "`;
 	const end = '": turn off Dry Run there';
-	return {
-		message: `${start}${clip(node, start + end)}${end}`,
-		description: `Node "${node}" ran with Options › Dry Run on: it only previewed its request, so ${sends ? `${sends.id} stands in for an answer the API never gave` : 'this item is a request it would send, not an API answer'}. Nothing was sent for this item. Turn off Dry Run in "${node}" (and unpin its data, if pinned) and run again; or turn on Dry Run in this node to preview the whole chain.`,
-	};
+	throw new NodeOperationError(node, `${start}${clip(source, start + end)}${end}`, {
+		itemIndex,
+		description: `Node "${source}" ran with Options › Dry Run on: it only previewed its request, so ${sends ? `${sends.id} stands in for an answer the API never gave` : 'this item is a request it would send, not an API answer'}. Nothing was sent for this item. Turn off Dry Run in "${source}" (and unpin its data, if pinned) and run again; or turn on Dry Run in this node to preview the whole chain.`,
+	});
 }
 
 /** In the output panel of a node run in Dry Run (n8n shows a node's execution hints there). */

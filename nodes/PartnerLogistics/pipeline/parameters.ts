@@ -20,7 +20,7 @@ export function parameterReaders(
 	const storedOf = new Map<string, Stored>();
 	const stored = (name: string): Stored => {
 		if (!storedOf.has(name)) {
-			const value = valueAt(parameters, name); // by its path, e.g. `options.idempotencyKey`
+			const value = valueAt(parameters, name) as Value; // by path: `options.dryRun`
 			storedOf.set(name, { value, leaves: expressionLeaves(value) });
 		}
 		return storedOf.get(name)!;
@@ -31,8 +31,8 @@ export function parameterReaders(
 	let batching = true;
 
 	/** This item's batched parameters' values, by name; what could not be batched is left out. */
-	const evaluateBatch = (itemIndex: number): Map<string, IDataObject[string]> => {
-		const values = new Map<string, IDataObject[string]>();
+	const evaluateBatch = (itemIndex: number): Map<string, Value> => {
+		const values = new Map<string, Value>();
 		if (!batching) return values;
 		if (!batchCode) {
 			const codes = batch.flatMap((name) =>
@@ -70,32 +70,26 @@ export function parameterReaders(
 				leaf.field ? readItemField(item, leaf.field) : results[offset++],
 			);
 			if (own.every((found) => found !== undefined && isBatchable(found))) {
-				values.set(name, withValues(value, leaves!, own) as IDataObject[string]);
+				values.set(name, withValues(value, leaves!, own) as Value);
 			}
 		}
 		return values;
 	};
 
-	const evaluate = (name: string, itemIndex: number): IDataObject[string] =>
-		context.getNodeParameter(name, itemIndex, null) as IDataObject[string];
+	const evaluate = (name: string, itemIndex: number): Value =>
+		context.getNodeParameter(name, itemIndex, null) as Value;
 
 	return (itemIndex) => {
-		let cache: Map<string, IDataObject[string]> | undefined;
+		let cache: Map<string, Value> | undefined;
 		return (name) => {
 			cache ??= evaluateBatch(itemIndex);
 			if (cache.has(name)) return unwrap(cache.get(name));
 			const { value, leaves } = stored(name);
-			let read: IDataObject[string];
-			if (leaves?.length === 0) {
-				read = (
-					typeof value === 'object' && value !== null ? deepCopy(value) : value
-				) as IDataObject[string];
-			} else {
-				read = evaluate(name, itemIndex);
-				if (leaves && !batch.includes(name)) {
-					batch.push(name);
-					batchCode = undefined; // rebuilt with the new parameter
-				}
+			// Without an expression, a copy as n8n reads it; a batchable one joins the batch.
+			const read = leaves?.length === 0 ? (deepCopy(value) as Value) : evaluate(name, itemIndex);
+			if (leaves?.length && !batch.includes(name)) {
+				batch.push(name);
+				batchCode = undefined; // rebuilt with the new parameter
 			}
 			cache.set(name, read);
 			return unwrap(read);
@@ -103,12 +97,15 @@ export function parameterReaders(
 	};
 }
 
-/** A parameter as stored on the node, and the expressions it holds (undefined: not batchable). */
-type Stored = { value: unknown; leaves: ExpressionLeaf[] | undefined };
+/** A parameter's value as an item reads it. */
+type Value = IDataObject[string];
 
-function unwrap(value: IDataObject[string]): IDataObject[string] {
+/** A parameter as stored on the node, and the expressions it holds (undefined: not batchable). */
+type Stored = { value: Value; leaves: ExpressionLeaf[] | undefined };
+
+function unwrap(value: Value): Value {
 	if (value === null) return undefined;
-	return isObject(value) && value.__rl === true ? (value.value as IDataObject[string]) : value;
+	return isObject(value) && value.__rl === true ? (value.value as Value) : value;
 }
 
 /** Where one expression sits in a parameter's stored value, and its code. */

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { eachConcurrently } from '../shared/concurrency';
 import { readListPage, readRecords } from '../shared/records';
-import { DRY_RUN_HINT, dryRunLeftover, previewItem } from './dryRun';
+import { DRY_RUN_HINT, previewItem, refuseLeftover } from './dryRun';
 import { runKeys, type RunKeys } from './idempotency';
 import {
 	isReadOnly,
@@ -84,14 +84,14 @@ export async function runOperation(
 /** One item: its request(s), and the records its answer(s) hold. */
 async function runItem(run: Run, itemIndex: number, input: BodyInput): Promise<IDataObject[]> {
 	// A preview reaching a real run (left in Dry Run upstream, pinned, copied) is never sent.
-	if (!run.dryRun) refuseLeftover(run, dryRunLeftover(input.item, undefined, itemIndex), itemIndex);
+	if (!run.dryRun) refuseLeftover(run.node, itemIndex, { item: input.item });
 	const request = prepare(run, input, itemIndex);
 	// The one place a dry run parts from a real one: everything above wrote nothing.
 	if (run.dryRun) {
 		const given = givenKey(input) !== '';
 		return [await previewItem(run, request, { node: run.node.name, item: input.item, given })];
 	}
-	refuseLeftover(run, dryRunLeftover(undefined, request, itemIndex), itemIndex);
+	refuseLeftover(run.node, itemIndex, { request });
 	if (run.spec.list) return await listRecords(run, request, input);
 	const read = async () => await run.api.read(request, 'a JSON record');
 	const { idempotencyKeys } = run;
@@ -117,13 +117,6 @@ function prepare({ spec, idempotencyKeys }: Run, input: BodyInput, itemIndex: nu
 function givenKey(input: BodyInput): string {
 	const given = input.read('options.idempotencyKey');
 	return typeof given === 'string' || typeof given === 'number' ? String(given).trim() : '';
-}
-
-/** Refuses, before sending, an item that is a preview or whose request sends a stand-in. */
-function refuseLeftover(run: Run, refusal: ReturnType<typeof dryRunLeftover>, itemIndex: number) {
-	if (!refusal) return;
-	const { message, description } = refusal;
-	throw new NodeOperationError(run.node, message, { itemIndex, description });
 }
 
 /** The records of a record operation's 2xx answer, shaped by the operation. */

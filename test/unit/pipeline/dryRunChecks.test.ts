@@ -1,5 +1,7 @@
+import type { INode, NodeOperationError } from 'n8n-workflow';
+
 import {
-	dryRunLeftover,
+	refuseLeftover,
 	previewNote,
 	previewSource,
 	standIn,
@@ -61,23 +63,41 @@ describe('a preview item', () => {
 });
 
 describe('with Dry Run off', () => {
+	const node: INode = {
+		id: 'n1',
+		name: 'Book',
+		type: 'partnerLogistics',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	/** What refuseLeftover throws, if anything. */
+	const refusal = (leftover: Parameters<typeof refuseLeftover>[2], itemIndex = 0) => {
+		try {
+			refuseLeftover(node, itemIndex, leftover);
+		} catch (error) {
+			return error as NodeOperationError;
+		}
+		return undefined;
+	};
+
 	test('an ordinary item goes on', () => {
-		expect(
-			dryRunLeftover({ quoteId: 'qt_1' }, { url: '/bookings', body: { quoteId: 'qt_1' } }, 0),
-		).toBe(undefined);
+		const request = { url: '/bookings', body: { quoteId: 'qt_1' } };
+		expect(refusal({ item: { quoteId: 'qt_1' }, request })).toBe(undefined);
 	});
 
 	test('a preview or a stand-in is refused, naming the node to switch, within 120 characters', () => {
-		expect(dryRunLeftover(preview, undefined, 0)?.message).toBe(
+		expect(refusal({ item: preview })?.message).toBe(
 			'Item 1 is a Dry Run preview from "Quote": turn off Dry Run there',
 		);
-		expect(dryRunLeftover({}, { url: '/bookings', body: { quoteId } }, 4)?.message).toBe(
+		expect(refusal({ request: { url: '/bookings', body: { quoteId } } }, 4)?.message).toBe(
 			'Item 5 sends quoteId as a Dry Run stand-in from "Quote": turn off Dry Run there',
 		);
 		const long = standIn('quoteId', 0, 'Q'.repeat(200));
-		const refusal = dryRunLeftover({}, { url: '/bookings', body: { quoteId: long } }, 0);
-		expect(refusal?.message).toHaveLength(120);
-		expect(refusal?.description).toContain(
+		const refused = refusal({ request: { url: '/bookings', body: { quoteId: long } } });
+		expect(refused?.message).toHaveLength(120);
+		expect(refused?.context.itemIndex).toBe(0);
+		expect(refused?.description).toContain(
 			`Node "${'Q'.repeat(200)}" ran with Options › Dry Run on`,
 		);
 	});
