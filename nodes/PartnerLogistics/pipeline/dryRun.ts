@@ -18,7 +18,7 @@ const STAND_IN = /\[dry run: (\w+) of item (\d+) from \\?"(.*?)\\?"\]/;
 /** A node's name in quotes, its own double quotes made single so STAND_IN and the note read it. */
 const quoted = (node: string) => `"${node.replace(/"/g, "'")}"`;
 
-/** The stand-in for `id` of item `itemIndex` of node `node`: `[dry run: quoteId of item 1 from "Quote"]`. */
+/** The stand-in for `id` of an item of `node`: `[dry run: quoteId of item 1 from "Quote"]`. */
 export function standIn(id: string, itemIndex: number, node: string): string {
 	return `[dry run: ${id} of item ${itemIndex + 1} from ${quoted(node)}]`;
 }

@@ -22,7 +22,6 @@ interface Run {
 	spec: OperationSpec;
 	api: ApiSession;
 	idempotencyKeys: RunKeys | undefined;
-	readers: ReturnType<typeof parameterReaders>;
 	/** Options › Dry Run: each item's request is output instead of sent. */
 	dryRun: boolean;
 	node: INode;
@@ -45,10 +44,10 @@ export async function runOperation(
 		spec,
 		api,
 		idempotencyKeys: mutating ? runKeys(context, `${resource}.${spec.value}`, baseUrl) : undefined,
-		readers: parameterReaders(context),
 		dryRun: context.getNodeParameter('options.dryRun', 0, false) === true,
 		node: context.getNode(),
 	};
+	const readers = parameterReaders(context);
 	const signal = context.getExecutionCancelSignal();
 	const continueOnFail = context.continueOnFail();
 	const results: INodeExecutionData[][] = [];
@@ -59,7 +58,7 @@ export async function runOperation(
 		async (itemIndex) => {
 			const pairedItem = { item: itemIndex };
 			const item = items[itemIndex].json;
-			const input: BodyInput = { read: run.readers(itemIndex), item };
+			const input: BodyInput = { read: readers(itemIndex), item };
 			try {
 				const records = await runItem(run, itemIndex, input);
 				results[itemIndex] = records.map((json) => ({ json, pairedItem }));

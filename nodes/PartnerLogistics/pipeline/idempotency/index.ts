@@ -23,15 +23,18 @@ const WORKFLOW_BOUND = 1_000;
  * - this process: every run in it, manual runs and other workflows on the same referent too.
  */
 export function runKeys(context: IExecuteFunctions, action: string, api: string): RunKeys {
-	// Where n8n keeps no node context or static data for a run, the other places hold.
-	const nodeContext = readOrNone(() => context.getContext('node'));
-	const workflowData = readOrNone(() => context.getWorkflowStaticData('global'));
+	let nodeContext: IDataObject | undefined;
+	try {
+		nodeContext = context.getContext('node');
+	} catch {
+		// n8n keeps no node context for this run: the other places hold.
+	}
+	const workflowData = context.getWorkflowStaticData('global');
 	const memory = (nodeContext?.[MEMORY] as KeyMemory | undefined) ?? { sent: {} };
 	const keep = () => {
 		if (nodeContext) nodeContext[MEMORY] = memory;
 	};
-	const inWorkflow = (name: string) =>
-		workflowData ? [recordPlace(workflowData, name, WORKFLOW_BOUND)] : [];
+	const inWorkflow = (name: string) => recordPlace(workflowData, name, WORKFLOW_BOUND);
 	const inContext = recordPlace(memory, 'chains', WORKFLOW_BOUND, keep);
 	const { refusedChains, finishedRuns } = PROCESS_MEMORY;
 	return new RunKeys(memory, {
@@ -44,18 +47,10 @@ export function runKeys(context: IExecuteFunctions, action: string, api: string)
 		refusals: new GenerationMemory([
 			refusedChains,
 			inContext,
-			...inWorkflow('partnerLogisticsRefusals'),
+			inWorkflow('partnerLogisticsRefusals'),
 		]),
-		runs: new GenerationMemory([finishedRuns, ...inWorkflow('partnerLogisticsRuns')]),
+		runs: new GenerationMemory([finishedRuns, inWorkflow('partnerLogisticsRuns')]),
 		input: () => JSON.stringify(context.getInputData().map((item) => item.json)),
 		keep,
 	});
-}
-
-function readOrNone(read: () => IDataObject): IDataObject | undefined {
-	try {
-		return read();
-	} catch {
-		return undefined;
-	}
 }

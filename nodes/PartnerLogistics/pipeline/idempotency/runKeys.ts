@@ -22,7 +22,6 @@ export interface RunScope {
 	action: string;
 	/** The API this run sends to, as the credential's Base URL. */
 	api: string;
-	/** Per key chain, its definitive refusals. */
 	refusals: GenerationMemory;
 	/** Per node run's input, how many runs of it finished. */
 	runs: GenerationMemory;
