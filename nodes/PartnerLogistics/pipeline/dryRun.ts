@@ -77,25 +77,26 @@ export function previewNote(
 	const parts = [`${NOTE_START}${quoted(node)}.`];
 	const sends = standInOf(request);
 	const { idempotencyKey, referent } = request;
-	const madeOf = referent !== undefined ? 'referent' : given ? 'given' : 'creation';
-	const key = idempotencyKey === undefined ? undefined : madeOf;
+	const kind = referent !== undefined ? 'referent' : given ? 'given' : 'creation';
 	if (sends) {
+		const keyed = kind === 'referent' && idempotencyKey !== undefined ? ' and keys by it' : '';
 		parts.push(
-			`${sends.id} is a stand-in from "${sends.node}": a real run sends the real ${sends.id}${key === 'referent' ? ' and keys by it' : ''}.`,
+			`${sends.id} is a stand-in from "${sends.node}": a real run sends the real ${sends.id}${keyed}.`,
 		);
 	}
-	if (key === 'given')
-		parts.push('A real run sends this Idempotency-Key (Options › Idempotency Key).');
-	else if (key && (sends || previewSource(item) !== undefined)) {
+	if (
+		idempotencyKey !== undefined &&
+		kind !== 'given' &&
+		(sends || previewSource(item) !== undefined)
+	) {
 		parts.push('Its Idempotency-Key is made of stand-ins: a real run sends another.');
-	} else if (key === 'referent') {
-		parts.push(
-			`A real run sends this Idempotency-Key, made of the API, this action and ${referent || 'what it acts on'}: the same in every execution.`,
-		);
-	} else if (key === 'creation') {
-		parts.push(
-			'A real run sends this Idempotency-Key, made of these input items and this item, and so does its Retry.',
-		);
+	} else if (idempotencyKey !== undefined) {
+		const madeOf = {
+			given: ' (Options › Idempotency Key)',
+			referent: `, made of the API, this action and ${referent || 'what it acts on'}: the same in every execution`,
+			creation: ', made of these input items and this item, and so does its Retry',
+		};
+		parts.push(`A real run sends this Idempotency-Key${madeOf[kind]}.`);
 	}
 	if (answers.length) {
 		parts.push(

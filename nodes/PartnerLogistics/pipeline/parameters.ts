@@ -35,11 +35,8 @@ export function parameterReaders(
 		const values = new Map<string, Value>();
 		if (!batching) return values;
 		if (!batchCode) {
-			const codes = batch.flatMap((name) =>
-				stored(name)
-					.leaves!.filter((leaf) => !leaf.field)
-					.map((leaf) => leaf.code),
-			);
+			const leaves = batch.flatMap((name) => stored(name).leaves!);
+			const codes = leaves.filter((leaf) => !leaf.field).map((leaf) => leaf.code);
 			batchCode = { expression: batchExpression(codes), count: codes.length };
 		}
 		let results: unknown[] = [];

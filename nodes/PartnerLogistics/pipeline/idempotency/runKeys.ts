@@ -120,14 +120,10 @@ export class RunKeys {
 	/** Sends under `key` in turn (see `turns`); a definitive refusal spends the key. */
 	async send<T>(key: string, send: () => Promise<T>): Promise<T> {
 		const id = `${apiIdentity(this.scope.api)}\u0000${key}`;
-		const before = turns.get(id);
-		const mine = (async () => {
-			if (before) await before.catch(() => undefined);
-			const sent = send();
-			// Watched, not caught: the failure goes on to the item as it is.
-			sent.catch((error: unknown) => refusedForGood(error) && this.refused(key));
-			return await sent;
-		})();
+		// After the one before under the key, however that one ended.
+		const mine = Promise.resolve(turns.get(id)).then(send, send);
+		// Watched, not caught: the failure goes on to the item as it is.
+		mine.catch((error: unknown) => refusedForGood(error) && this.refused(key));
 		turns.set(id, mine);
 		try {
 			return await mine;

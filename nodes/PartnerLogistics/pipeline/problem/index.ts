@@ -39,9 +39,8 @@ export const isGiven = (value: unknown) => value !== undefined && value !== null
 export const firstProblem = (problems: Array<Problem | undefined>) => problems.find(Boolean);
 
 /** Leaves out the fields not given (undefined, null or an empty string). */
-export function compact(body: IDataObject): IDataObject {
-	return Object.fromEntries(Object.entries(body).filter(([, value]) => isGiven(value)));
-}
+export const compact = (body: IDataObject): IDataObject =>
+	Object.fromEntries(Object.entries(body).filter(([, value]) => isGiven(value)));
 
 /**
  * What is wrong with an id for a path (as trimmed text: empty, or a path step, which URL-encoding
