@@ -93,12 +93,22 @@ async function runItem(run: Run, itemIndex: number, input: BodyInput): Promise<I
 	refuseLeftover(run.node, itemIndex, { request });
 	if (run.spec.list) return await listRecords(run, request, input);
 	const read = async () => await run.api.read(request, 'a JSON record');
-	const { idempotencyKeys } = run;
-	const { idempotencyKey, body } = request;
-	if (!idempotencyKeys || idempotencyKey === undefined)
-		return recordsOf(run, request, await read());
-	request.idempotencyKeyHeldForOtherBody = idempotencyKeys.sending(idempotencyKey, body);
-	return recordsOf(run, request, await idempotencyKeys.send(idempotencyKey, read));
+	const { idempotencyKeys: keys } = run;
+	const { idempotencyKey: key, body: sent = {} } = request;
+	const keyed = keys && key !== undefined;
+	if (keyed) request.idempotencyKeyHeldForOtherBody = keys.sending(key, request.body);
+	const { response, body } = await (keyed ? keys.send(key, read) : read());
+	// A record operation's 2xx answer: its records, shaped by the operation.
+	const { spec } = run;
+	const records = readRecords(body);
+	if (spec.requires && !records.every((record) => isGiven(record[spec.requires!]))) {
+		throw run.api.unusable(
+			response,
+			`The API answered ${response.status} without a ${spec.requires}. Check that the credential's Base URL points at the Partner Logistics API.`,
+			'This is not a usable answer, so nothing is output for this item.',
+		);
+	}
+	return spec.output ? records.map((record) => spec.output!(record, sent)) : records;
 }
 
 /** The item's request (`requestOf`) and its Idempotency-Key. */
@@ -118,30 +128,8 @@ function givenKey(input: BodyInput): string {
 	return typeof given === 'string' || typeof given === 'number' ? String(given).trim() : '';
 }
 
-/** The records of a record operation's 2xx answer, shaped by the operation. */
-function recordsOf(
-	run: Run,
-	request: ItemRequest,
-	{ response, body }: Awaited<ReturnType<ApiSession['read']>>,
-): IDataObject[] {
-	const { spec } = run;
-	const records = readRecords(body);
-	if (spec.requires && !records.every((record) => isGiven(record[spec.requires!]))) {
-		throw run.api.unusable(
-			response,
-			`The API answered ${response.status} without a ${spec.requires}. Check that the credential's Base URL points at the Partner Logistics API.`,
-			'This is not a usable answer, so nothing is output for this item.',
-		);
-	}
-	return spec.output ? records.map((record) => spec.output!(record, request.body ?? {})) : records;
-}
-
 /** A list operation: one page, or every page while the API reveals a cursor (Return All). */
-async function listRecords(
-	run: Run,
-	request: ItemRequest,
-	input: BodyInput,
-): Promise<IDataObject[]> {
+async function listRecords(run: Run, request: ItemRequest, input: BodyInput) {
 	const returnAll = input.read('returnAll') === true;
 	const limit = Number(input.read('limit'));
 	const all: IDataObject[] = [];
