@@ -49,8 +49,7 @@ export class GenerationMemory {
 
 	/** The chain's key of `generation` is spent: the next is one later, never moved back. */
 	raise(chain: string, generation: number): void {
-		for (const place of this.places) {
+		for (const place of this.places)
 			place.set(chain, Math.max(place.get(chain) ?? 0, generation + 1));
-		}
 	}
 }

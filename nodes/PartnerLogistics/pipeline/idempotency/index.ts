@@ -34,9 +34,10 @@ export function runKeys(context: IExecuteFunctions, action: string, api: string)
 	const keep = () => {
 		if (nodeContext) nodeContext[MEMORY] = memory;
 	};
+	const { refusedChains, finishedRuns } = PROCESS_MEMORY;
 	const inWorkflow = (name: string) => recordPlace(workflowData, name, WORKFLOW_BOUND);
 	const inContext = recordPlace(memory, 'chains', WORKFLOW_BOUND, keep);
-	const { refusedChains, finishedRuns } = PROCESS_MEMORY;
+	const refusals = [refusedChains, inContext, inWorkflow('partnerLogisticsRefusals')];
 	return new RunKeys(memory, {
 		instanceId: context.getInstanceId(),
 		workflowId: context.getWorkflow().id ?? '',
@@ -44,11 +45,7 @@ export function runKeys(context: IExecuteFunctions, action: string, api: string)
 		runIndex: context.getWorkflowDataProxy(0).$runIndex as number,
 		action,
 		api,
-		refusals: new GenerationMemory([
-			refusedChains,
-			inContext,
-			inWorkflow('partnerLogisticsRefusals'),
-		]),
+		refusals: new GenerationMemory(refusals),
 		runs: new GenerationMemory([finishedRuns, inWorkflow('partnerLogisticsRuns')]),
 		input: () => JSON.stringify(context.getInputData().map((item) => item.json)),
 		keep,

@@ -44,16 +44,13 @@ export function requestOf(spec: OperationSpec, input: BodyInput) {
  * `/cases/{caseId}/close` with each id read, trimmed, checked (a bad one throws a ProblemError) and
  * URL-encoded, so an id can only name its own record (`a/b` stays one segment: `a%2Fb`).
  */
-export function pathOf(path: string, read: (name: string) => unknown): string {
-	let url = path;
-	for (const name of pathIds(path)) {
+export const pathOf = (path: string, read: (name: string) => unknown): string =>
+	path.replace(/\{(\w+)\}/g, (_, name: string) => {
 		const value = read(name);
 		const problem = pathIdProblem(name, value);
 		if (problem) fail(problem);
-		url = url.replace(`{${name}}`, encodeURIComponent(String(value).trim()));
-	}
-	return url;
-}
+		return encodeURIComponent(String(value).trim());
+	});
 
 /**
  * The body of one item: what the operation builds, plus Extra Body Fields, which may add fields

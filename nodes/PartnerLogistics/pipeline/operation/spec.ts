@@ -51,7 +51,6 @@ export interface OperationSpec {
 
 /** One resource: its operations, in the order the Operation picker lists them. */
 export interface ResourceSpec {
-	/** As the Resource picker shows it. */
 	displayName: string;
 	value: string;
 	description: string;
