@@ -1,4 +1,4 @@
-import type { INode, NodeOperationError } from 'n8n-workflow';
+import type { NodeOperationError } from 'n8n-workflow';
 
 import {
 	refuseLeftover,
@@ -7,6 +7,7 @@ import {
 	standIn,
 	standInOf,
 } from '../../../nodes/PartnerLogistics/pipeline/dryRun';
+import { node } from './fixtures';
 
 // Dry Run's plain logic: stand-ins, a preview's note, and what a node with Dry Run off refuses.
 
@@ -63,14 +64,6 @@ describe('a preview item', () => {
 });
 
 describe('with Dry Run off', () => {
-	const node: INode = {
-		id: 'n1',
-		name: 'Book',
-		type: 'partnerLogistics',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
 	/** What refuseLeftover throws, if anything. */
 	const refusal = (leftover: Parameters<typeof refuseLeftover>[2], itemIndex = 0) => {
 		try {

@@ -1,4 +1,3 @@
-import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import {
@@ -11,17 +10,10 @@ import {
 	type Problem,
 } from '../../../../nodes/PartnerLogistics/pipeline/problem';
 import { bookingCreate } from '../../../../nodes/PartnerLogistics/resources/booking/create';
+import { node } from '../fixtures';
 
 // An item's error names the item from 1 and the field as Booking › Create's form labels it.
 
-const node: INode = {
-	id: 'n1',
-	name: 'Book',
-	type: 'partnerLogistics',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
 const said = (problem: Problem, itemIndex: number, reference?: string) => {
 	const spec: OperationSpec = { ...bookingCreate, reference: () => reference };
 	const input = { read: () => undefined, item: {} };
