@@ -6,7 +6,7 @@ import { clickRoute, routeFromRows, runAgainst } from './helpers';
 
 // From the second item on, the expressions an item's parameters hold are evaluated in one call,
 // and those that only read a field of the item (`$json.pickupAddress`) are read straight off it
-// (pipeline/expressions.ts). Whatever the expressions, every item must come out exactly as when it
+// (pipeline/parameters.ts). Whatever the expressions, every item must come out exactly as when it
 // runs alone, where each parameter is evaluated by n8n on its own: the same body sent, or the same
 // error.
 // Run on n8n's legacy engine and on its sandboxed QuickJS engine (the isolated-vm engine of n8n

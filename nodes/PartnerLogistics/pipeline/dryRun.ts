@@ -1,8 +1,11 @@
-import type { IDataObject, NodeExecutionHint } from 'n8n-workflow';
+import type { IDataObject, INode, NodeExecutionHint } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { clip } from '../shared/message';
+import type { OperationSpec } from './operation';
+import type { ApiSession, ItemRequest } from './request';
 
-// Options › Dry Run as a chain sees it, in plain values (run.ts is the n8n side). A creation's
+// Options › Dry Run: a preview item (run.ts decides when), and a chain of them. A creation's
 // preview carries a stand-in for each id its answer would hold (OperationSpec.answers), so the
 // next node in Dry Run previews its own request with it; a node with Dry Run off refuses an item
 // that holds one, or that is a preview, before anything is sent.
@@ -15,7 +18,7 @@ const STAND_IN = /\[dry run: (\w+) of item (\d+) from \\?"(.*?)\\?"\]/;
 /** A node's name in quotes, its own double quotes made single so STAND_IN and the note read it. */
 const quoted = (node: string) => `"${node.replace(/"/g, "'")}"`;
 
-/** The stand-in for `id` of item `itemIndex` of node `node`: `[dry run: quoteId of item 1 from "Quote"]`. */
+/** The stand-in for `id` of an item of `node`: `[dry run: quoteId of item 1 from "Quote"]`. */
 export function standIn(id: string, itemIndex: number, node: string): string {
 	return `[dry run: ${id} of item ${itemIndex + 1} from ${quoted(node)}]`;
 }
@@ -42,67 +45,84 @@ export function previewSource(item: IDataObject): string | undefined {
 	return /^"([^"]*)"/.exec(note.slice(NOTE_START.length))?.[1];
 }
 
-/** What a preview says besides the request: that nothing was sent, its key, its stand-ins. */
-interface PreviewFacts {
-	node: string;
-	/** What the request's Idempotency-Key is made of, when it has one. */
-	idempotencyKey?: 'referent' | 'given' | 'creation';
-	/** The referent as labelled ("Quote ID qt_7"), for a referent key. */
-	referent?: string;
-	/** A stand-in the request sends (from an earlier node's preview). */
-	sends?: { id: string; node: string };
-	/** The input item is itself a preview (its key, made of the input, will differ). */
-	fromPreview: boolean;
-	answers: string[];
+/** What a preview says besides the request: its node, the input item, a key given as an option. */
+type Facts = { node: string; item: IDataObject; given: boolean };
+
+/** A dry run's item: the request as it would leave n8n, a note, a stand-in for each answer id. */
+export async function previewItem(
+	{ api, spec }: { api: ApiSession; spec: OperationSpec },
+	request: ItemRequest,
+	facts: Facts,
+): Promise<IDataObject> {
+	const { method, url, headers, body } = await api.preview(request);
+	const { idempotencyKey, itemIndex } = request;
+	const answers = spec.answers ?? [];
+	const stood = Object.fromEntries(answers.map((id) => [id, standIn(id, itemIndex, facts.node)]));
+	return {
+		request: `${method} ${url}`,
+		...(body && { body }),
+		...(idempotencyKey !== undefined && { idempotencyKey }),
+		dryRun: previewNote(request, answers, facts),
+		headers,
+		...(spec.output ? spec.output(stood, request.body ?? {}) : stood),
+	};
 }
 
 /** The preview's note: one column of the Table view, in the words the editor uses. */
-export function previewNote(facts: PreviewFacts): string {
-	const parts = [`${NOTE_START}${quoted(facts.node)}.`];
-	const { sends, idempotencyKey: key } = facts;
+export function previewNote(
+	request: Sent & Pick<ItemRequest, 'idempotencyKey' | 'referent'>,
+	answers: string[],
+	{ node, item, given }: Facts,
+): string {
+	const parts = [`${NOTE_START}${quoted(node)}.`];
+	const sends = standInOf(request);
+	const { idempotencyKey, referent } = request;
+	const kind = referent !== undefined ? 'referent' : given ? 'given' : 'creation';
 	if (sends) {
+		const keyed = kind === 'referent' && idempotencyKey !== undefined ? ' and keys by it' : '';
 		parts.push(
-			`${sends.id} is a stand-in from "${sends.node}": a real run sends the real ${sends.id}${key === 'referent' ? ' and keys by it' : ''}.`,
+			`${sends.id} is a stand-in from "${sends.node}": a real run sends the real ${sends.id}${keyed}.`,
 		);
 	}
-	if (key === 'given')
-		parts.push('A real run sends this Idempotency-Key (Options › Idempotency Key).');
-	else if (key && (sends || facts.fromPreview)) {
+	if (
+		idempotencyKey !== undefined &&
+		kind !== 'given' &&
+		(sends || previewSource(item) !== undefined)
+	) {
 		parts.push('Its Idempotency-Key is made of stand-ins: a real run sends another.');
-	} else if (key === 'referent') {
-		parts.push(
-			`A real run sends this Idempotency-Key, made of the API, this action and ${facts.referent || 'what it acts on'}: the same in every execution.`,
-		);
-	} else if (key === 'creation') {
-		parts.push(
-			'A real run sends this Idempotency-Key, made of these input items and this item, and so does its Retry.',
-		);
+	} else if (idempotencyKey !== undefined) {
+		const madeOf = {
+			given: ' (Options › Idempotency Key)',
+			referent: `, made of the API, this action and ${referent || 'what it acts on'}: the same in every execution`,
+			creation: ', made of these input items and this item, and so does its Retry',
+		};
+		parts.push(`A real run sends this Idempotency-Key${madeOf[kind]}.`);
 	}
-	if (facts.answers.length) {
+	if (answers.length) {
 		parts.push(
-			`${facts.answers.join(', ')}: stand-in for what the API would answer, for the next nodes in Dry Run; with Dry Run off they refuse it.`,
+			`${answers.join(', ')}: stand-in for what the API would answer, for the next nodes in Dry Run; with Dry Run off they refuse it.`,
 		);
 	}
 	return parts.join(' ');
 }
 
-/** Why a node with Dry Run off refuses an item that is a preview or a request with a stand-in. */
-export function dryRunLeftover(
-	item: IDataObject | undefined,
-	request: Sent | undefined,
+/** Refuses, with Dry Run off, an item that is a preview or a request that sends a stand-in. */
+export function refuseLeftover(
+	node: INode,
 	itemIndex: number,
-): { message: string; description: string } | undefined {
+	{ item, request }: { item?: IDataObject; request?: Sent },
+): void {
 	const fromPreview = item ? previewSource(item) : undefined;
 	const sends = request ? standInOf(request) : undefined;
-	if (fromPreview === undefined && !sends) return undefined;
-	const node = sends?.node ?? fromPreview ?? '';
+	if (fromPreview === undefined && !sends) return;
+	const source = sends?.node ?? fromPreview ?? '';
 	const what = sends ? `sends ${sends.id} as a Dry Run stand-in` : 'is a Dry Run preview';
 	const start = `Item ${itemIndex + 1} ${what} from "`;
 	const end = '": turn off Dry Run there';
-	return {
-		message: `${start}${clip(node, start + end)}${end}`,
-		description: `Node "${node}" ran with Options › Dry Run on: it only previewed its request, so ${sends ? `${sends.id} stands in for an answer the API never gave` : 'this item is a request it would send, not an API answer'}. Nothing was sent for this item. Turn off Dry Run in "${node}" (and unpin its data, if pinned) and run again; or turn on Dry Run in this node to preview the whole chain.`,
-	};
+	throw new NodeOperationError(node, `${start}${clip(source, start + end)}${end}`, {
+		itemIndex,
+		description: `Node "${source}" ran with Options › Dry Run on: it only previewed its request, so ${sends ? `${sends.id} stands in for an answer the API never gave` : 'this item is a request it would send, not an API answer'}. Nothing was sent for this item. Turn off Dry Run in "${source}" (and unpin its data, if pinned) and run again; or turn on Dry Run in this node to preview the whole chain.`,
+	});
 }
 
 /** In the output panel of a node run in Dry Run (n8n shows a node's execution hints there). */

@@ -1,16 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import { eachConcurrently } from '../shared/concurrency';
 import { readListPage, readRecords } from '../shared/records';
-import {
-	DRY_RUN_HINT,
-	dryRunLeftover,
-	previewNote,
-	previewSource,
-	standIn,
-	standInOf,
-} from './dryRun';
+import { DRY_RUN_HINT, previewItem, refuseLeftover } from './dryRun';
 import { runKeys, type RunKeys } from './idempotency';
 import {
 	isReadOnly,
@@ -21,28 +14,17 @@ import {
 	type OperationSpec,
 } from './operation';
 import { isGiven } from './problem';
-import { parameterReaders, type ParameterReaders } from './parameters';
+import { parameterReaders } from './parameters';
 import { runSession, type ApiSession, type ItemRequest } from './request';
-
-/** A safety stop for Return All, should an API keep handing out cursors. */
-const MAX_PAGES = 1000;
-/** The longest stretch of preparing items before n8n's event loop (the editor) gets a turn. */
-const TURN_MS = 10;
-
-/** Why an item stopped: NodeOperationError (nothing sent) or NodeApiError (the API's answer). */
-type ItemError = NodeOperationError | NodeApiError;
 
 /** What every item of one run shares. */
 interface Run {
-	context: IExecuteFunctions;
 	spec: OperationSpec;
 	api: ApiSession;
 	idempotencyKeys: RunKeys | undefined;
-	readers: ParameterReaders;
 	/** Options › Dry Run: each item's request is output instead of sent. */
 	dryRun: boolean;
-	/** The node's name, as stand-ins and refusals name it. */
-	node: string;
+	node: INode;
 }
 
 /**
@@ -57,31 +39,31 @@ export async function runOperation(
 	const items = context.getInputData();
 	const mutating = !isReadOnly(spec);
 	const api = await runSession(context, { capability: spec.capability, mutating });
-	const dryRun = context.getNodeParameter('options.dryRun', 0, false) === true;
 	const { baseUrl } = api.settings.transport;
 	const run: Run = {
-		context,
 		spec,
 		api,
 		idempotencyKeys: mutating ? runKeys(context, `${resource}.${spec.value}`, baseUrl) : undefined,
-		readers: parameterReaders(context),
-		dryRun,
-		node: context.getNode().name,
+		dryRun: context.getNodeParameter('options.dryRun', 0, false) === true,
+		node: context.getNode(),
 	};
+	const readers = parameterReaders(context);
 	const signal = context.getExecutionCancelSignal();
 	const continueOnFail = context.continueOnFail();
 	const results: INodeExecutionData[][] = [];
-	let firstError: ItemError | undefined;
+	let firstError: ReturnType<typeof itemError> | undefined;
 	await eachConcurrently(
 		items.length,
 		api.settings.pacer.concurrency,
 		async (itemIndex) => {
 			const pairedItem = { item: itemIndex };
+			const item = items[itemIndex].json;
+			const input: BodyInput = { read: readers(itemIndex), item };
 			try {
-				const records = await runItem(run, itemIndex, items[itemIndex].json);
+				const records = await runItem(run, itemIndex, input);
 				results[itemIndex] = records.map((json) => ({ json, pairedItem }));
 			} catch (error) {
-				const failed = asItemError(context, error, itemIndex);
+				const failed = itemError(spec, input, itemIndex, run.node, error);
 				if (!continueOnFail) {
 					firstError ??= failed;
 					return;
@@ -92,101 +74,31 @@ export async function runOperation(
 		{ beforeEach: turnTaker(), stop: () => !!firstError || !!signal?.aborted },
 	);
 	if (firstError) throw firstError;
-	if (dryRun) context.addExecutionHints(DRY_RUN_HINT);
+	if (run.dryRun) context.addExecutionHints(DRY_RUN_HINT);
 	// Every item is done: a later run of the same input is a new one.
 	if (!signal?.aborted) run.idempotencyKeys?.finished();
 	return [results.flat()];
 }
 
 /** One item: its request(s), and the records its answer(s) hold. */
-async function runItem(run: Run, itemIndex: number, item: IDataObject): Promise<IDataObject[]> {
-	const input: BodyInput = { read: run.readers(itemIndex), item };
+async function runItem(run: Run, itemIndex: number, input: BodyInput): Promise<IDataObject[]> {
 	// A preview reaching a real run (left in Dry Run upstream, pinned, copied) is never sent.
-	if (!run.dryRun) refuseLeftover(run, item, undefined, itemIndex);
+	if (!run.dryRun) refuseLeftover(run.node, itemIndex, { item: input.item });
 	const request = prepare(run, input, itemIndex);
 	// The one place a dry run parts from a real one: everything above wrote nothing.
-	if (run.dryRun) return [await preview(run, request, input)];
-	refuseLeftover(run, undefined, request, itemIndex);
+	if (run.dryRun) {
+		const given = givenKey(input) !== '';
+		return [await previewItem(run, request, { node: run.node.name, item: input.item, given })];
+	}
+	refuseLeftover(run.node, itemIndex, { request });
 	if (run.spec.list) return await listRecords(run, request, input);
 	const read = async () => await run.api.read(request, 'a JSON record');
-	const { idempotencyKeys } = run;
-	const { idempotencyKey, body } = request;
-	if (!idempotencyKeys || idempotencyKey === undefined)
-		return recordsOf(run, request, await read());
-	request.idempotencyKeyHeldForOtherBody = idempotencyKeys.sending(idempotencyKey, body);
-	return recordsOf(run, request, await idempotencyKeys.send(idempotencyKey, read));
-}
-
-/** The item's request (`requestOf`) and its Idempotency-Key. */
-function prepare(run: Run, input: BodyInput, itemIndex: number): ItemRequest {
-	const { spec, idempotencyKeys, context } = run;
-	try {
-		const request: ItemRequest = { ...requestOf(spec, input), itemIndex };
-		if (!idempotencyKeys) return request;
-		const referent = referentOf(spec, input, request.body);
-		const given = givenKey(input);
-		request.idempotencyKey = given || idempotencyKeys.keyOf(itemIndex, referent?.values);
-		if (referent && !given) request.referent = referent.label;
-		return request;
-	} catch (error) {
-		throw itemError(spec, input, itemIndex, context.getNode(), error);
-	}
-}
-
-/** Options › Idempotency Key (e.g. from an order ID), or '' for the derived default. */
-function givenKey(input: BodyInput): string {
-	const given = input.read('options.idempotencyKey');
-	return typeof given === 'string' || typeof given === 'number' ? String(given).trim() : '';
-}
-
-/** Refuses, before sending, an item that is a preview or whose request sends a stand-in. */
-function refuseLeftover(
-	run: Run,
-	item: IDataObject | undefined,
-	request: ItemRequest | undefined,
-	itemIndex: number,
-): void {
-	const refusal = dryRunLeftover(item, request, itemIndex);
-	if (refusal) {
-		throw new NodeOperationError(run.context.getNode(), refusal.message, {
-			itemIndex,
-			description: refusal.description,
-		});
-	}
-}
-
-/** A dry run's item: the request it would send, a note saying so, a stand-in for each answer id. */
-async function preview(run: Run, request: ItemRequest, input: BodyInput): Promise<IDataObject> {
-	const { idempotencyKey, referent, itemIndex } = request;
-	const { method, url, headers, body } = await run.api.preview(request);
-	const { spec, node } = run;
-	const answers = spec.answers ?? [];
-	const madeOf = referent !== undefined ? 'referent' : givenKey(input) ? 'given' : 'creation';
-	const note = previewNote({
-		node,
-		idempotencyKey: idempotencyKey === undefined ? undefined : madeOf,
-		referent,
-		sends: standInOf(request),
-		fromPreview: previewSource(input.item) !== undefined,
-		answers,
-	});
-	const stood = Object.fromEntries(answers.map((id) => [id, standIn(id, itemIndex, node)]));
-	return {
-		request: `${method} ${url}`,
-		...(body && { body }),
-		...(idempotencyKey !== undefined && { idempotencyKey }),
-		dryRun: note,
-		headers,
-		...(spec.output ? spec.output(stood, request.body ?? {}) : stood),
-	};
-}
-
-/** The records of a record operation's 2xx answer, shaped by the operation. */
-function recordsOf(
-	run: Run,
-	request: ItemRequest,
-	{ response, body }: Awaited<ReturnType<ApiSession['read']>>,
-): IDataObject[] {
+	const { idempotencyKeys: keys } = run;
+	const { idempotencyKey: key, body: sent = {} } = request;
+	const keyed = keys && key !== undefined;
+	if (keyed) request.idempotencyKeyHeldForOtherBody = keys.sending(key, request.body);
+	const { response, body } = await (keyed ? keys.send(key, read) : read());
+	// A record operation's 2xx answer: its records, shaped by the operation.
 	const { spec } = run;
 	const records = readRecords(body);
 	if (spec.requires && !records.every((record) => isGiven(record[spec.requires!]))) {
@@ -196,21 +108,35 @@ function recordsOf(
 			'This is not a usable answer, so nothing is output for this item.',
 		);
 	}
-	return spec.output ? records.map((record) => spec.output!(record, request.body ?? {})) : records;
+	return spec.output ? records.map((record) => spec.output!(record, sent)) : records;
+}
+
+/** The item's request (`requestOf`) and its Idempotency-Key. */
+function prepare({ spec, idempotencyKeys }: Run, input: BodyInput, itemIndex: number): ItemRequest {
+	const request: ItemRequest = { ...requestOf(spec, input), itemIndex };
+	if (!idempotencyKeys) return request;
+	const referent = referentOf(spec, input, request.body);
+	const given = givenKey(input);
+	request.idempotencyKey = given || idempotencyKeys.keyOf(itemIndex, referent?.values);
+	if (referent && !given) request.referent = referent.label;
+	return request;
+}
+
+/** Options › Idempotency Key (e.g. from an order ID), or '' for the derived default. */
+function givenKey(input: BodyInput): string {
+	const given = input.read('options.idempotencyKey');
+	return typeof given === 'string' || typeof given === 'number' ? String(given).trim() : '';
 }
 
 /** A list operation: one page, or every page while the API reveals a cursor (Return All). */
-async function listRecords(
-	run: Run,
-	request: ItemRequest,
-	input: BodyInput,
-): Promise<IDataObject[]> {
+async function listRecords(run: Run, request: ItemRequest, input: BodyInput) {
 	const returnAll = input.read('returnAll') === true;
 	const limit = Number(input.read('limit'));
 	const all: IDataObject[] = [];
 	const seen = new Set<string>();
 	let qs = request.qs;
-	for (let page = 0; page < MAX_PAGES; page++) {
+	// A safety stop at 1,000 pages, should an API keep handing out cursors.
+	for (let page = 0; page < 1000; page++) {
 		const { body } = await run.api.read({ ...request, qs }, 'a JSON list');
 		const { records, cursor } = readListPage(body);
 		all.push(...records);
@@ -221,20 +147,11 @@ async function listRecords(
 	return !returnAll && Number.isInteger(limit) && limit > 0 ? all.slice(0, limit) : all;
 }
 
-function asItemError(context: IExecuteFunctions, error: unknown, itemIndex: number): ItemError {
-	const failed =
-		error instanceof NodeOperationError || error instanceof NodeApiError
-			? error
-			: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
-	failed.context.itemIndex = itemIndex;
-	return failed;
-}
-
-/** Resolves at once, or after a turn of the event loop once this one has run TURN_MS. */
+/** Resolves at once, or after a turn of the event loop (the editor's) once this one ran 10 ms. */
 function turnTaker(): () => Promise<void> {
 	let turnStartedAt = Date.now();
 	return async () => {
-		if (Date.now() - turnStartedAt < TURN_MS) return;
+		if (Date.now() - turnStartedAt < 10) return;
 		await sleep(0);
 		turnStartedAt = Date.now();
 	};

@@ -1,17 +1,20 @@
+import type { NodeOperationError } from 'n8n-workflow';
+
 import {
-	dryRunLeftover,
+	refuseLeftover,
 	previewNote,
 	previewSource,
 	standIn,
 	standInOf,
 } from '../../../nodes/PartnerLogistics/pipeline/dryRun';
+import { node } from './fixtures';
 
 // Dry Run's plain logic: stand-ins, a preview's note, and what a node with Dry Run off refuses.
 
 const quoteId = standIn('quoteId', 0, 'Quote');
 const preview = {
 	request: 'POST https://api/x',
-	dryRun: previewNote({ node: 'Quote', fromPreview: false, answers: ['quoteId'] }),
+	dryRun: previewNote({ url: '/quotes' }, ['quoteId'], { node: 'Quote', item: {}, given: false }),
 };
 
 describe('stand-ins', () => {
@@ -42,42 +45,52 @@ describe('a preview item', () => {
 	});
 
 	test("its note says what the key is made of, in the user's words", () => {
-		const base = { node: 'Book', fromPreview: false, answers: [] };
-		expect(previewNote({ ...base, idempotencyKey: 'referent', referent: 'Quote ID qt_7' })).toBe(
+		const facts = { node: 'Book', item: {}, given: false };
+		const keyed = { url: '/bookings', idempotencyKey: 'k' };
+		const note = (request: Parameters<typeof previewNote>[0], changed = {}) =>
+			previewNote(request, [], { ...facts, ...changed });
+		expect(note({ ...keyed, referent: 'Quote ID qt_7' })).toBe(
 			'Nothing was sent: Dry Run is on in node "Book". A real run sends this Idempotency-Key, made of the API, this action and Quote ID qt_7: the same in every execution.',
 		);
-		expect(
-			previewNote({ ...base, idempotencyKey: 'referent', sends: { id: 'quoteId', node: 'Quote' } }),
-		).toBe(
+		expect(note({ ...keyed, referent: `Quote ID ${quoteId}`, body: { quoteId } })).toBe(
 			'Nothing was sent: Dry Run is on in node "Book". quoteId is a stand-in from "Quote": a real run sends the real quoteId and keys by it. Its Idempotency-Key is made of stand-ins: a real run sends another.',
 		);
-		expect(previewNote({ ...base, idempotencyKey: 'creation', fromPreview: true })).toContain(
+		expect(note(keyed, { item: preview })).toContain(
 			'Its Idempotency-Key is made of stand-ins: a real run sends another.',
 		);
-		expect(previewNote({ ...base, idempotencyKey: 'given' })).toContain(
-			'(Options › Idempotency Key)',
-		);
+		expect(note(keyed, { given: true })).toContain('(Options › Idempotency Key)');
+		expect(note({ url: '/bookings' })).toBe('Nothing was sent: Dry Run is on in node "Book".');
 	});
 });
 
 describe('with Dry Run off', () => {
+	/** What refuseLeftover throws, if anything. */
+	const refusal = (leftover: Parameters<typeof refuseLeftover>[2], itemIndex = 0) => {
+		try {
+			refuseLeftover(node, itemIndex, leftover);
+		} catch (error) {
+			return error as NodeOperationError;
+		}
+		return undefined;
+	};
+
 	test('an ordinary item goes on', () => {
-		expect(
-			dryRunLeftover({ quoteId: 'qt_1' }, { url: '/bookings', body: { quoteId: 'qt_1' } }, 0),
-		).toBe(undefined);
+		const request = { url: '/bookings', body: { quoteId: 'qt_1' } };
+		expect(refusal({ item: { quoteId: 'qt_1' }, request })).toBe(undefined);
 	});
 
 	test('a preview or a stand-in is refused, naming the node to switch, within 120 characters', () => {
-		expect(dryRunLeftover(preview, undefined, 0)?.message).toBe(
+		expect(refusal({ item: preview })?.message).toBe(
 			'Item 1 is a Dry Run preview from "Quote": turn off Dry Run there',
 		);
-		expect(dryRunLeftover({}, { url: '/bookings', body: { quoteId } }, 4)?.message).toBe(
+		expect(refusal({ request: { url: '/bookings', body: { quoteId } } }, 4)?.message).toBe(
 			'Item 5 sends quoteId as a Dry Run stand-in from "Quote": turn off Dry Run there',
 		);
 		const long = standIn('quoteId', 0, 'Q'.repeat(200));
-		const refusal = dryRunLeftover({}, { url: '/bookings', body: { quoteId: long } }, 0);
-		expect(refusal?.message).toHaveLength(120);
-		expect(refusal?.description).toContain(
+		const refused = refusal({ request: { url: '/bookings', body: { quoteId: long } } });
+		expect(refused?.message).toHaveLength(120);
+		expect(refused?.context.itemIndex).toBe(0);
+		expect(refused?.description).toContain(
 			`Node "${'Q'.repeat(200)}" ran with Options › Dry Run on`,
 		);
 	});

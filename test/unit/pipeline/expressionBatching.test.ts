@@ -5,7 +5,7 @@ import {
 	itemField,
 	readItemField,
 	withValues,
-} from '../../../nodes/PartnerLogistics/pipeline/expressions';
+} from '../../../nodes/PartnerLogistics/pipeline/parameters';
 
 describe('expressionLeaves: which stored values can join a batch', () => {
 	test('a value without an expression has none', () => {

@@ -1,12 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { BodyInput } from '../../../nodes/PartnerLogistics/pipeline/operation';
-import {
-	describeProblem,
-	labelsOf,
-} from '../../../nodes/PartnerLogistics/pipeline/operation/labels';
 import { HIDDEN } from '../../../nodes/PartnerLogistics/pipeline/problem';
-import { bookingCreate } from '../../../nodes/PartnerLogistics/resources/booking/create';
 import { bookingPay } from '../../../nodes/PartnerLogistics/resources/booking/pay';
 import { quoteRequestPay } from '../../../nodes/PartnerLogistics/resources/quoteRequest/pay';
 import { goBulkCheck as validateQuoteRequest } from '../../../nodes/PartnerLogistics/route/goBulk';
@@ -235,49 +230,4 @@ test('validateQuoteRequest asks for a hub only with a hub method', () => {
 	expect(validateQuoteRequest({ pickupMethod: 'HUB_DROPOFF' })?.field).toBe('pickupHubId');
 	expect(validateQuoteRequest({ quantity: 1.5 })?.field).toBe('quantity');
 	expect(validateQuoteRequest({ dropoffLatitude: 95 })?.field).toBe('dropoffLatitude');
-});
-
-/** The labels of Booking › Create's form: the route, the quote ID and the stops. */
-const labels = labelsOf(bookingCreate.fields ?? []);
-
-test('describeProblem: the item counted from 1, the label first, the API name second', () => {
-	expect(
-		describeProblem(
-			{ field: 'pickupLatitude', value: 120, rule: 'must be between −90 and 90' },
-			labels,
-			4,
-		),
-	).toBe('Item 5: Pickup Latitude (pickupLatitude) must be between −90 and 90, got 120');
-	expect(describeProblem({ field: 'quoteId', value: '', rule: 'is required' }, labels, 0)).toBe(
-		'Item 1: Quote ID (quoteId) is required, got nothing',
-	);
-	expect(describeProblem({ field: 'stops[2].latitude', value: 'x', rule: 'r' }, labels, 0)).toBe(
-		'Item 1: Stop 3 Latitude (stops[2].latitude) r, got "x"',
-	);
-	expect(describeProblem({ field: 'unknownField', value: 1, rule: 'r' }, labels, 0)).toBe(
-		'Item 1: unknownField r, got 1',
-	);
-	expect(
-		describeProblem(
-			{ field: 'quotedRoute', label: 'Quoted Route', value: 1, rule: 'r' },
-			labels,
-			0,
-		),
-	).toBe('Item 1: Quoted Route (quotedRoute) r, got 1');
-});
-
-test("describeProblem names the item's own reference, and never repeats a hidden value", () => {
-	expect(
-		describeProblem(
-			{ field: 'pickupAddress', value: '', rule: 'is required' },
-			labels,
-			9,
-			'externalReference ORDER-10045',
-		),
-	).toBe(
-		'Item 10 (externalReference ORDER-10045): Pickup Address (pickupAddress) is required, got nothing',
-	);
-	expect(
-		describeProblem({ field: 'amount', value: HIDDEN, rule: 'must not be sent' }, labels, 0),
-	).toBe('Item 1: amount must not be sent');
 });

@@ -9,22 +9,29 @@ export type Generations = Record<string, number>;
 /** One place the memory is kept (a process map is one), bounded; reading creates nothing. */
 export type GenerationPlace = Pick<ProcessMap<number>, 'get' | 'set'>;
 
-/** A place kept as a plain record, changed in place or, with `replace`, as a copy (staticPlace). */
+/**
+ * The record at `holder[name]` (in the node context or the static data), bounded, replaced whole
+ * when raised: n8n saves static data when changed, noticing changes inside objects there at the
+ * start, not in ones added since; `written` then keeps the holder.
+ */
 export function recordPlace(
+	holder: Record<string, unknown>,
+	name: string,
 	bound: number,
-	read: () => Generations | undefined,
-	replace?: (held: Generations) => void,
+	written?: () => void,
 ): GenerationPlace {
+	const read = () => holder[name] as Generations | undefined;
 	return {
 		get: (chain) => read()?.[chain],
 		set: (chain, generation) => {
-			const held = replace ? { ...read() } : (read() ?? {});
+			const held = { ...read() };
 			// Written last, so the bound forgets the chains raised longest ago first.
 			delete held[chain];
 			held[chain] = generation;
 			const chains = Object.keys(held);
 			for (const old of chains.slice(0, Math.max(0, chains.length - bound))) delete held[old];
-			replace?.(held);
+			holder[name] = held;
+			written?.();
 		},
 	};
 }
@@ -42,8 +49,7 @@ export class GenerationMemory {
 
 	/** The chain's key of `generation` is spent: the next is one later, never moved back. */
 	raise(chain: string, generation: number): void {
-		for (const place of this.places) {
+		for (const place of this.places)
 			place.set(chain, Math.max(place.get(chain) ?? 0, generation + 1));
-		}
 	}
 }

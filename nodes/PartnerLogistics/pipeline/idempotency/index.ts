@@ -1,23 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { PROCESS_MEMORY } from '../../shared/processMemory';
-import {
-	GenerationMemory,
-	recordPlace,
-	type GenerationPlace,
-	type Generations,
-} from './generations';
+import { GenerationMemory, recordPlace } from './generations';
 import { RunKeys, type KeyMemory } from './runKeys';
 
 export type { RunKeys } from './runKeys';
 
-/** Where the node keeps its key memory in n8n's node context and the workflow's static data. */
+/** Where the node keeps its key memory in n8n's node context. */
 const MEMORY = 'partnerLogisticsIdempotency';
-const REFUSALS = 'partnerLogisticsRefusals';
-const RUNS = 'partnerLogisticsRuns';
-
-/** Key chains refused, and node runs' inputs finished, in this n8n process: every workflow, mode. */
-const { refusedChains: refusedHere, finishedRuns: finishedHere } = PROCESS_MEMORY;
 /** Chains and runs remembered per workflow (static data) and per execution (node context). */
 const WORKFLOW_BOUND = 1_000;
 
@@ -33,57 +23,31 @@ const WORKFLOW_BOUND = 1_000;
  * - this process: every run in it, manual runs and other workflows on the same referent too.
  */
 export function runKeys(context: IExecuteFunctions, action: string, api: string): RunKeys {
-	const { memory, keep } = nodeMemory(context);
-	const inContext = recordPlace(
-		WORKFLOW_BOUND,
-		() => memory.chains,
-		(chains) => {
-			memory.chains = chains;
-			keep();
-		},
-	);
-	const scope = {
+	let nodeContext: IDataObject | undefined;
+	try {
+		nodeContext = context.getContext('node');
+	} catch {
+		// n8n keeps no node context for this run: the other places hold.
+	}
+	const workflowData = context.getWorkflowStaticData('global');
+	const memory = (nodeContext?.[MEMORY] as KeyMemory | undefined) ?? { sent: {} };
+	const keep = () => {
+		if (nodeContext) nodeContext[MEMORY] = memory;
+	};
+	const { refusedChains, finishedRuns } = PROCESS_MEMORY;
+	const inWorkflow = (name: string) => recordPlace(workflowData, name, WORKFLOW_BOUND);
+	const inContext = recordPlace(memory, 'chains', WORKFLOW_BOUND, keep);
+	const refusals = [refusedChains, inContext, inWorkflow('partnerLogisticsRefusals')];
+	return new RunKeys(memory, {
 		instanceId: context.getInstanceId(),
 		workflowId: context.getWorkflow().id ?? '',
 		nodeId: context.getNode().id,
 		runIndex: context.getWorkflowDataProxy(0).$runIndex as number,
 		action,
-	};
-	return new RunKeys(memory, scope, {
 		api,
-		refusals: new GenerationMemory([refusedHere, inContext, ...staticPlace(context, REFUSALS)]),
-		runs: new GenerationMemory([finishedHere, ...staticPlace(context, RUNS)]),
+		refusals: new GenerationMemory(refusals),
+		runs: new GenerationMemory([finishedRuns, inWorkflow('partnerLogisticsRuns')]),
 		input: () => JSON.stringify(context.getInputData().map((item) => item.json)),
 		keep,
 	});
-}
-
-/** The node context's memory, else a new one, kept there on its first change. */
-function nodeMemory(context: IExecuteFunctions): { memory: KeyMemory; keep: () => void } {
-	let nodeContext: IDataObject | undefined;
-	try {
-		nodeContext = context.getContext('node');
-	} catch {
-		// n8n keeps no context for this run: its memory holds for this run only.
-	}
-	const memory = (nodeContext?.[MEMORY] as KeyMemory | undefined) ?? { sent: {} };
-	const keep = () => {
-		if (nodeContext) nodeContext[MEMORY] = memory;
-	};
-	return { memory, keep };
-}
-
-/**
- * A record in the workflow's static data, written only when raised (n8n saves it when changed),
- * replaced whole: n8n notices changes inside objects there at the start, not in ones added since.
- */
-function staticPlace(context: IExecuteFunctions, name: string): GenerationPlace[] {
-	let data: IDataObject;
-	try {
-		data = context.getWorkflowStaticData('global');
-	} catch {
-		return [];
-	}
-	const held = () => data[name] as Generations | undefined;
-	return [recordPlace(WORKFLOW_BOUND, held, (generations) => (data[name] = generations))];
 }

@@ -2,27 +2,26 @@ import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { PROCESS_MEMORY } from '../../shared/processMemory';
-import {
-	apiIdentity,
-	deriveIdempotencyKey,
-	deriveReferentKey,
-	type IdempotencyScope,
-} from './keyDerivation';
 import type { GenerationMemory, Generations } from './generations';
 
 /** What the node remembers of its keys, in n8n's node context (runKeys says where it reaches). */
-export interface KeyMemory {
+export type KeyMemory = {
 	/** Digest of a key sent -> digest of the body sent with it: what the API holds for that key. */
 	sent: Record<string, string>;
 	/** Per key chain, how often the API definitively refused it (absent in older contexts). */
 	chains?: Generations;
-}
+};
 
-/** Where a run's keys read and raise their generations (`runKeys` makes them). */
-export interface KeyPlaces {
+/** What a node run's keys are made of, and where they read and raise their generations. */
+export interface RunScope {
+	instanceId: string;
+	workflowId: string;
+	nodeId: string;
+	runIndex: number;
+	/** `resource.operation`, so quote and booking of one item never share a key. */
+	action: string;
 	/** The API this run sends to, as the credential's Base URL. */
 	api: string;
-	/** Per key chain, its definitive refusals. */
 	refusals: GenerationMemory;
 	/** Per node run's input, how many runs of it finished. */
 	runs: GenerationMemory;
@@ -60,20 +59,27 @@ export class RunKeys {
 
 	constructor(
 		private readonly memory: KeyMemory,
-		private readonly scope: Omit<IdempotencyScope, 'itemIndex' | 'run'>,
-		private readonly places: KeyPlaces,
+		private readonly scope: RunScope,
 	) {}
 
-	/** The item's default key: by its referent when the action has one, else by the run's input. */
+	/**
+	 * The item's default key, a digest so no workflow detail reaches the API's logs, a generation on
+	 * per definitive refusal of its chain. An action on something that exists (booking a quote) is
+	 * keyed by the API, the action and the referent, never the execution: every run that asks again
+	 * gets the API's first answer. A creation is keyed by its node run and item: the same for every
+	 * try (Retry On Fail, our 429/503 retries, n8n's Retry of the execution, even of one n8n crashed
+	 * in: it is handed the same input), else different (two identical orders are two quotes).
+	 */
 	keyOf(itemIndex: number, referent?: string[]): string {
-		const { action } = this.scope;
-		const derive = (generation?: number) =>
-			referent
-				? deriveReferentKey({ api: this.places.api, action, referent }, generation)
-				: deriveIdempotencyKey({ ...this.scope, run: this.runId(), itemIndex }, generation);
-		const first = derive();
-		const chain = `${this.scope.action}:${digestOf(first)}`;
-		const generation = this.places.refusals.generation(chain);
+		const { instanceId, workflowId, nodeId, runIndex, action, api } = this.scope;
+		const parts = referent
+			? ['referent', apiIdentity(api), action, ...referent]
+			: [instanceId, workflowId, this.runId(), nodeId, runIndex, itemIndex, action];
+		const derive = (generation: number) =>
+			`n8n-${action}-${digest((generation ? [...parts, generation] : parts).join('\u0000'), 40)}`;
+		const first = derive(0);
+		const chain = `${action}:${digest(first)}`;
+		const generation = this.scope.refusals.generation(chain);
 		const key = generation ? derive(generation) : first;
 		this.given.set(key, { chain, generation });
 		return key;
@@ -83,15 +89,15 @@ export class RunKeys {
 	private runId(): string {
 		if (!this.run) {
 			const { workflowId, nodeId, runIndex } = this.scope;
-			const chain = `run:${digestOf([workflowId, nodeId, runIndex, this.places.input()].join('\u0000'))}`;
-			this.run = { chain, generation: this.places.runs.generation(chain) };
+			const chain = `run:${digest([workflowId, nodeId, runIndex, this.scope.input()].join('\u0000'))}`;
+			this.run = { chain, generation: this.scope.runs.generation(chain) };
 		}
 		return `${this.run.chain}:${this.run.generation}`;
 	}
 
 	/** Every item of the run is done: a later run of the same input makes its creations anew. */
 	finished(): void {
-		if (this.run && this.sentAny) this.places.runs.raise(this.run.chain, this.run.generation);
+		if (this.run && this.sentAny) this.scope.runs.raise(this.run.chain, this.run.generation);
 	}
 
 	/**
@@ -99,29 +105,25 @@ export class RunKeys {
 	 * retries) sent it with another body: the API holds that one and will not take this one.
 	 */
 	sending(key: string, body: IDataObject | undefined): boolean {
-		const keyDigest = digestOf(key);
-		const bodyDigest = digestOf(JSON.stringify(body ?? {}));
+		const keyDigest = digest(key);
+		const bodyDigest = digest(JSON.stringify(body ?? {}));
 		const held = this.memory.sent[keyDigest];
 		this.sentAny = true;
 		if (held === undefined) {
 			this.memory.sent[keyDigest] = bodyDigest;
 			this.recordedHere.add(keyDigest);
-			this.places.keep();
+			this.scope.keep();
 		}
 		return held !== undefined && held !== bodyDigest && !this.recordedHere.has(keyDigest);
 	}
 
 	/** Sends under `key` in turn (see `turns`); a definitive refusal spends the key. */
 	async send<T>(key: string, send: () => Promise<T>): Promise<T> {
-		const id = `${apiIdentity(this.places.api)}\u0000${key}`;
-		const before = turns.get(id);
-		const mine = (async () => {
-			if (before) await before.catch(() => undefined);
-			const sent = send();
-			// Watched, not caught: the failure goes on to the item as it is.
-			sent.catch((error: unknown) => refusedForGood(error) && this.refused(key));
-			return await sent;
-		})();
+		const id = `${apiIdentity(this.scope.api)}\u0000${key}`;
+		// After the one before under the key, however that one ended.
+		const mine = Promise.resolve(turns.get(id)).then(send, send);
+		// Watched, not caught: the failure goes on to the item as it is.
+		mine.catch((error: unknown) => refusedForGood(error) && this.refused(key));
 		turns.set(id, mine);
 		try {
 			return await mine;
@@ -133,12 +135,27 @@ export class RunKeys {
 	/** The API refused the key for good: it is spent, the chain's next try gets a new one. */
 	refused(key: string): void {
 		const given = this.given.get(key);
-		if (given) this.places.refusals.raise(given.chain, given.generation);
-		delete this.memory.sent[digestOf(key)];
+		if (given) this.scope.refusals.raise(given.chain, given.generation);
+		delete this.memory.sent[digest(key)];
 	}
 }
 
-/** A short digest: enough to tell two keys or two bodies apart, small in the saved execution. */
-function digestOf(text: string): string {
-	return createHash('sha256').update(text).digest('base64url').slice(0, 16);
+/**
+ * A SHA-256 digest: 40 hex digits in a key (its parts joined by a character none holds); else 16
+ * base64url characters, enough to tell two keys or bodies apart, small in the saved execution.
+ */
+function digest(text: string, hexDigits?: number): string {
+	const hash = createHash('sha256').update(text);
+	return hexDigits ? hash.digest('hex').slice(0, hexDigits) : hash.digest('base64url').slice(0, 16);
+}
+
+/** The API as a key part: `https://API.example/api/v1/` and `https://api.example/api/v1` agree. */
+export function apiIdentity(baseUrl: string): string {
+	const trimmed = baseUrl.trim();
+	try {
+		const url = new URL(trimmed);
+		return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
+	} catch {
+		return trimmed.replace(/\/+$/, '');
+	}
 }

@@ -4,12 +4,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import { fitMessage } from '../../shared/message';
 import type { Problem } from '../problem';
 
-/** Reads one parameter of the current item, undefined when it is not set. */
-export type ParameterReader = (name: string) => IDataObject[string];
-
 /** What an operation may look at: the item's parameters and the incoming item itself. */
 export interface BodyInput {
-	read: ParameterReader;
+	/** Reads one parameter of the current item, undefined when it is not set. */
+	read: (name: string) => IDataObject[string];
 	/** The JSON of the incoming item (the quote to book, a CSV row of route fields). */
 	item: IDataObject;
 }
@@ -32,7 +30,7 @@ export interface OperationSpec {
 	/** Judges the complete body (Extra Body Fields merged): the first problem, or none. */
 	check?: (body: IDataObject, input: BodyInput) => Problem | undefined;
 	/** Query parameters of a GET. */
-	query?: (read: ParameterReader) => IDataObject;
+	query?: (read: BodyInput['read']) => IDataObject;
 	/** The answer is a list: one item per record, `limit`/Return All apply. */
 	list?: boolean;
 	/** What an action done once acts on (path ids or body fields): its default key is theirs. */
@@ -53,7 +51,6 @@ export interface OperationSpec {
 
 /** One resource: its operations, in the order the Operation picker lists them. */
 export interface ResourceSpec {
-	/** As the Resource picker shows it. */
 	displayName: string;
 	value: string;
 	description: string;

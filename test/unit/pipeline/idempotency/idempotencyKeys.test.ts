@@ -1,14 +1,9 @@
 import {
 	apiIdentity,
-	deriveIdempotencyKey,
-	deriveReferentKey,
-	type IdempotencyScope,
-	type ReferentScope,
-} from '../../../../nodes/PartnerLogistics/pipeline/idempotency/keyDerivation';
-import {
 	refusedForGood,
 	RunKeys,
 	type KeyMemory,
+	type RunScope,
 } from '../../../../nodes/PartnerLogistics/pipeline/idempotency/runKeys';
 import {
 	GenerationMemory,
@@ -16,47 +11,79 @@ import {
 	type Generations,
 } from '../../../../nodes/PartnerLogistics/pipeline/idempotency/generations';
 
-const scope: IdempotencyScope = {
+/** What a node run's keys are made of, besides its input and places. */
+const scope = {
 	instanceId: 'instance-1',
 	workflowId: 'wf-1',
-	run: 'run:abc:0',
 	nodeId: 'node-1',
 	runIndex: 0,
-	itemIndex: 0,
 	action: 'booking.create',
+	api: 'https://api.example/api/v1',
 };
 
-test('the same scope gives the same key (a retry of the same item)', () => {
-	expect(deriveIdempotencyKey({ ...scope })).toBe(deriveIdempotencyKey(scope));
-});
+/** Where a place keeps its record, as a node context or static data does. */
+type Holder = Record<string, unknown>;
 
-test.each(Object.keys(scope) as Array<keyof IdempotencyScope>)(
-	'a different %s gives a different key',
-	(field) => {
-		const changed = {
+/** A node run's keys, its refusals in `refusals`, its input `input`, nothing else remembered. */
+const runOf = (changed: Partial<RunScope> = {}, refusals: Holder = {}, input = '[1]') =>
+	new RunKeys(
+		{ sent: {} },
+		{
 			...scope,
-			[field]: typeof scope[field] === 'number' ? 1 : `${scope[field]}-x`,
-		};
-		expect(deriveIdempotencyKey(changed)).not.toBe(deriveIdempotencyKey(scope));
-	},
-);
+			refusals: new GenerationMemory([recordPlace(refusals, 'refusals', 10)]),
+			runs: new GenerationMemory([]),
+			input: () => input,
+			keep: () => undefined,
+			...changed,
+		},
+	);
 
-test('parts cannot run into each other', () => {
-	const a = deriveIdempotencyKey({ ...scope, workflowId: 'ab', run: 'c' });
-	const b = deriveIdempotencyKey({ ...scope, workflowId: 'a', run: 'bc' });
-	expect(a).not.toBe(b);
-});
+describe('a creation key: the same for every try of one item in one node run, else different', () => {
+	test('the same run and item give the same key (a retry of the same item)', () => {
+		expect(runOf().keyOf(0)).toBe(runOf().keyOf(0));
+	});
 
-test('says which action it belongs to and reveals nothing else', () => {
-	const key = deriveIdempotencyKey(scope);
-	expect(key).toMatch(/^n8n-booking\.create-[0-9a-f]{40}$/);
-	expect(key).not.toContain('wf-1');
-});
+	test.each([
+		['instanceId', { instanceId: 'instance-2' }, 0],
+		['workflowId', { workflowId: 'wf-2' }, 0],
+		['run (its input)', { input: () => '[2]' }, 0],
+		['nodeId', { nodeId: 'node-2' }, 0],
+		['runIndex', { runIndex: 1 }, 0],
+		['itemIndex', {}, 1],
+		['action', { action: 'quote.create' }, 0],
+	] as Array<[string, Partial<RunScope>, number]>)(
+		'a different %s gives a different key',
+		(_, changed, itemIndex) => {
+			expect(runOf(changed).keyOf(itemIndex)).not.toBe(runOf().keyOf(0));
+		},
+	);
 
-test('a generation gives a fresh key; generation 0 is the key without one', () => {
-	expect(deriveIdempotencyKey(scope, 0)).toBe(deriveIdempotencyKey(scope));
-	const keys = [0, 1, 2].map((generation) => deriveIdempotencyKey(scope, generation));
-	expect(new Set(keys).size).toBe(3);
+	test('parts cannot run into each other', () => {
+		const a = runOf({ instanceId: 'ab', workflowId: 'c' }).keyOf(0);
+		expect(runOf({ instanceId: 'a', workflowId: 'bc' }).keyOf(0)).not.toBe(a);
+	});
+
+	test('says which action it belongs to and reveals nothing else', () => {
+		const key = runOf().keyOf(0);
+		expect(key).toMatch(/^n8n-booking\.create-[0-9a-f]{40}$/);
+		expect(key).not.toContain('wf-1');
+	});
+
+	test('are the keys earlier versions sent, so a Retry of their executions sends the same', () => {
+		const refusals: Holder = {};
+		const run = runOf({ action: 'booking.pay' }, refusals, '[{"row":1}]');
+		const keys = [run.keyOf(0), run.keyOf(2), run.keyOf(0, ['bk_1'])];
+		run.refused(keys[0]);
+		run.refused(keys[2]);
+		const after = runOf({ action: 'booking.pay' }, refusals, '[{"row":1}]');
+		expect([...keys, after.keyOf(0), after.keyOf(0, ['bk_1'])]).toEqual([
+			'n8n-booking.pay-06f6c8a60f62342fd8fa8035a76699b6863f5119',
+			'n8n-booking.pay-7d6b9ea2002059e6b30e2139f154bee044a1b13d',
+			'n8n-booking.pay-b693eac26d5bd410bd81d7de13dde15ef89f1278',
+			'n8n-booking.pay-d84c67d82e7db0d3befb884a590154cc4586e481',
+			'n8n-booking.pay-031f3cf457ec86b06e9812f753eb6081efe78c2c',
+		]);
+	});
 });
 
 describe('refusedForGood: which answers spend a key', () => {
@@ -69,11 +96,7 @@ describe('refusedForGood: which answers spend a key', () => {
 });
 
 /** The places a run reads and raises: plain records, as static data and node context hold them. */
-interface Held {
-	memory: KeyMemory;
-	runs: Generations;
-	refusals: Generations;
-}
+type Held = { memory: KeyMemory; runs?: Generations; refusals?: Generations };
 const held = (): Held => ({ memory: { sent: {} }, runs: {}, refusals: {} });
 
 /** A node run's keys over `places`, its input `items` as n8n hands them over. */
@@ -82,17 +105,15 @@ function keysOf(
 	items: unknown[] = [{ row: 1 }, { row: 2 }, { row: 3 }],
 	runIndex = 0,
 ) {
-	return new RunKeys(
-		places.memory,
-		{ ...scope, runIndex, action: 'supportCase.create' },
-		{
-			api: 'https://api.example/api/v1',
-			refusals: new GenerationMemory([recordPlace(10, () => places.refusals)]),
-			runs: new GenerationMemory([recordPlace(10, () => places.runs)]),
-			input: () => JSON.stringify(items),
-			keep: () => undefined,
-		},
-	);
+	return new RunKeys(places.memory, {
+		...scope,
+		runIndex,
+		action: 'supportCase.create',
+		refusals: new GenerationMemory([recordPlace(places, 'refusals', 10)]),
+		runs: new GenerationMemory([recordPlace(places, 'runs', 10)]),
+		input: () => JSON.stringify(items),
+		keep: () => undefined,
+	});
 }
 
 describe('RunKeys: a creation is keyed by the input of its run, which a Retry is handed again', () => {
@@ -190,32 +211,28 @@ describe('RunKeys: a creation is keyed by the input of its run, which a Retry is
 });
 
 describe('referent keys: an action on something that exists, keyed by it', () => {
-	const referent: ReferentScope = {
-		api: 'https://api.example/api/v1',
-		action: 'booking.pay',
-		referent: ['bk_1'],
-	};
+	const pay = { action: 'booking.pay' };
+	const keyOf = (changed: Partial<RunScope> = {}, referent = ['bk_1'], refusals = {}) =>
+		runOf({ ...pay, ...changed }, refusals).keyOf(0, referent);
 
 	test('depend on the API, the action and the referent only', () => {
-		expect(deriveReferentKey({ ...referent })).toBe(deriveReferentKey(referent));
-		expect(deriveReferentKey({ ...referent, referent: ['bk_2'] })).not.toBe(
-			deriveReferentKey(referent),
-		);
-		expect(deriveReferentKey({ ...referent, action: 'booking.create' })).not.toBe(
-			deriveReferentKey(referent),
-		);
-		expect(deriveReferentKey({ ...referent, api: 'https://other.example/api/v1' })).not.toBe(
-			deriveReferentKey(referent),
-		);
-		expect(deriveReferentKey(referent)).toMatch(/^n8n-booking\.pay-[0-9a-f]{40}$/);
-		expect(deriveReferentKey(referent)).not.toContain('bk_1');
+		expect(keyOf({ instanceId: 'other', workflowId: 'other', runIndex: 3 })).toBe(keyOf());
+		expect(keyOf({}, ['bk_2'])).not.toBe(keyOf());
+		expect(keyOf({ action: 'booking.create' })).not.toBe(keyOf());
+		expect(keyOf({ api: 'https://other.example/api/v1' })).not.toBe(keyOf());
+		expect(keyOf()).toMatch(/^n8n-booking\.pay-[0-9a-f]{40}$/);
+		expect(keyOf()).not.toContain('bk_1');
 	});
 
-	test('parts cannot run into each other, and generations give fresh keys', () => {
-		const split = (values: string[]) => deriveReferentKey({ ...referent, referent: values });
-		expect(split(['ab', 'c'])).not.toBe(split(['a', 'bc']));
-		expect(deriveReferentKey(referent, 0)).toBe(deriveReferentKey(referent));
-		const keys = [0, 1, 2].map((generation) => deriveReferentKey(referent, generation));
+	test('parts cannot run into each other, and refusals give fresh keys', () => {
+		expect(keyOf({}, ['ab', 'c'])).not.toBe(keyOf({}, ['a', 'bc']));
+		const refusals: Holder = {};
+		const keys = [0, 1, 2].map(() => {
+			const run = runOf(pay, refusals);
+			const key = run.keyOf(0, ['bk_1']);
+			run.refused(key);
+			return key;
+		});
 		expect(new Set(keys).size).toBe(3);
 	});
 
@@ -225,97 +242,80 @@ describe('referent keys: an action on something that exists, keyed by it', () =>
 		[' https://api.example:443/api/v1 ', 'https://api.example/api/v1'],
 	])('the API %j is the API %j', (written, api) => {
 		expect(apiIdentity(written)).toBe(api);
-		expect(deriveReferentKey({ ...referent, api: written })).toBe(
-			deriveReferentKey({ ...referent, api }),
-		);
+		expect(keyOf({ api: written })).toBe(keyOf({ api }));
 	});
 
 	test('are the same in every execution, node and workflow; a refusal moves the referent on', () => {
 		const refusals = new GenerationMemory([]);
-		const shared: Generations = {};
-		const runIn = (input: string, nodeId: string, held: Generations) =>
-			new RunKeys(
-				{ sent: {} },
-				{ ...scope, nodeId, action: 'booking.pay' },
-				{
-					api: referent.api,
-					refusals: new GenerationMemory([recordPlace(10, () => held)]),
-					runs: new GenerationMemory([]),
-					input: () => input,
-					keep: () => undefined,
-				},
-			);
+		const shared: Holder = {};
+		const runIn = (input: string, nodeId: string, held: Holder) =>
+			runOf({ ...pay, nodeId }, held, input);
 		const first = runIn('[1]', 'node-1', shared);
 		const again = runIn('[2]', 'node-2', shared);
 		expect(again.keyOf(0, ['bk_1'])).toBe(first.keyOf(5, ['bk_1']));
-		expect(first.keyOf(0, ['bk_1'])).toBe(deriveReferentKey(referent));
+		expect(first.keyOf(0, ['bk_1'])).toBe(keyOf());
 		expect(first.keyOf(0, ['bk_2'])).not.toBe(first.keyOf(0, ['bk_1']));
 		expect(refusals.generation('anything')).toBe(0);
 
-		first.refused(first.keyOf(0, ['bk_1']));
-		expect(again.keyOf(0, ['bk_1'])).toBe(deriveReferentKey(referent, 1));
+		const refused = first.keyOf(0, ['bk_1']);
+		first.refused(refused);
+		expect(again.keyOf(0, ['bk_1'])).not.toBe(refused);
+		expect(again.keyOf(0, ['bk_1'])).toBe(keyOf({}, ['bk_1'], shared));
 		expect(again.keyOf(0, ['bk_2'])).toBe(first.keyOf(0, ['bk_2']));
 		// The item's own generation is untouched: the referent's chain moved, not the item.
 		expect(first.keyOf(0)).toBe(runIn('[1]', 'node-1', {}).keyOf(0));
 	});
 
 	test('a stale run cannot move a referent back, nor skip a generation', () => {
-		const held: Generations = {};
-		const keys = () =>
-			new RunKeys(
-				{ sent: {} },
-				{ ...scope, action: 'booking.pay' },
-				{
-					api: referent.api,
-					refusals: new GenerationMemory([recordPlace(10, () => held)]),
-					runs: new GenerationMemory([]),
-					input: () => '[]',
-					keep: () => undefined,
-				},
-			);
-		const stale = keys();
+		const held: Holder = {};
+		const once: Holder = {};
+		const refusedOnce = runOf(pay, once);
+		refusedOnce.refused(refusedOnce.keyOf(0, ['bk_1']));
+		const stale = runOf(pay, held);
 		const staleKey = stale.keyOf(0, ['bk_1']);
-		const current = keys();
+		const current = runOf(pay, held);
 		current.refused(current.keyOf(0, ['bk_1']));
 		stale.refused(staleKey);
-		expect(keys().keyOf(0, ['bk_1'])).toBe(deriveReferentKey(referent, 1));
+		expect(keyOf({}, ['bk_1'], held)).toBe(keyOf({}, ['bk_1'], once));
 	});
 });
 
 describe('GenerationMemory: several places read as one, each bounded', () => {
-	const place = (held: Generations, bound = 3) => recordPlace(bound, () => held);
+	const place = (holder: Holder, bound = 3) => recordPlace(holder, 'g', bound);
 
 	test('reads the highest generation of any place, writes every place', () => {
-		const a: Generations = { x: 2 };
-		const b: Generations = {};
+		const a = { g: { x: 2 } };
+		const b: Holder = {};
 		const memory = new GenerationMemory([place(a), place(b)]);
 		expect(memory.generation('x')).toBe(2);
 		expect(memory.generation('y')).toBe(0);
 		memory.raise('x', 2);
-		expect([a.x, b.x]).toEqual([3, 3]);
+		expect([a.g, b.g]).toEqual([{ x: 3 }, { x: 3 }]);
 	});
 
-	test('a place not written yet is read as empty and created on the first refusal', () => {
-		let created: Generations | undefined;
-		const lazy = recordPlace(
-			3,
-			() => created,
-			(next) => (created = next),
-		);
-		const memory = new GenerationMemory([lazy]);
+	test('a place not written yet is read as empty, created on the first refusal, replaced whole', () => {
+		const holder: Holder = {};
+		let kept = 0;
+		const memory = new GenerationMemory([recordPlace(holder, 'g', 3, () => kept++)]);
 		expect(memory.generation('x')).toBe(0);
-		expect(created).toBeUndefined();
+		expect(holder).toEqual({});
 		memory.raise('x', 0);
-		expect(created).toEqual({ x: 1 });
+		const first = holder.g;
+		expect(first).toEqual({ x: 1 });
+		memory.raise('y', 0);
+		// A new object, as n8n notices changes in static data only by the objects it held at the start.
+		expect(holder.g).not.toBe(first);
+		expect(holder.g).toEqual({ x: 1, y: 1 });
+		expect(kept).toBe(2);
 	});
 
 	test('forgets the chain refused longest ago once over its bound', () => {
-		const held: Generations = {};
-		const memory = new GenerationMemory([place(held, 2)]);
+		const holder: Holder = {};
+		const memory = new GenerationMemory([place(holder, 2)]);
 		memory.raise('a:1', 0);
 		memory.raise('b:1', 0);
 		memory.raise('a:1', 1);
 		memory.raise('c:1', 0);
-		expect(held).toEqual({ 'a:1': 2, 'c:1': 1 });
+		expect(holder.g).toEqual({ 'a:1': 2, 'c:1': 1 });
 	});
 });
