@@ -6,7 +6,7 @@ import { compact } from '../pipeline/problem';
 import { haulageQuotationGet } from '../resources/haulageQuotation/get';
 import { paymentGet } from '../resources/payment/get';
 import { quoteRequestGet } from '../resources/quoteRequest/get';
-import { caseStatus, supportCaseGetMany } from '../resources/supportCase/getAll';
+import { caseLimit, caseStatus, supportCaseGetMany } from '../resources/supportCase/getAll';
 import { trackingGetTrucks } from '../resources/tracking/getAssignedTrucks';
 import { trackingGetTrip } from '../resources/tracking/getTrip';
 import { trackingGetTruck } from '../resources/tracking/getTruck';
@@ -85,12 +85,7 @@ export const WATCHES: WatchSpec[] = [
 				hint: `${caseStatus.hint}. A case that leaves this status is no longer listed, so its change is not seen.`,
 			},
 			{
-				displayName: 'Limit',
-				name: 'limit',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 50,
-				description: 'Max number of results to return',
+				...caseLimit,
 				hint: 'Each poll watches the cases one list request returns; raise it if more cases than this have the status',
 			},
 		],

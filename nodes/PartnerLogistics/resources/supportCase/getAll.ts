@@ -13,6 +13,17 @@ export const caseStatus = knownValueField(
 	'OPEN',
 );
 
+/** How many cases one list request returns; the polling watch gives it its own hint. */
+export const caseLimit: INodeProperties = {
+	displayName: 'Limit',
+	name: 'limit',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 50,
+	description: 'Max number of results to return',
+	hint: 'A whole number of at least 1',
+};
+
 const fields: INodeProperties[] = [
 	{
 		displayName: 'Return All',
@@ -22,16 +33,7 @@ const fields: INodeProperties[] = [
 		description: 'Whether to return all results or only up to a given limit',
 		hint: 'Pages are followed only when the API reveals a next-page cursor; otherwise one call returns what the API gives',
 	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		hint: 'A whole number of at least 1',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	{ ...caseLimit, displayOptions: { show: { returnAll: [false] } } },
 	{
 		displayName: 'Filters',
 		name: 'filters',
