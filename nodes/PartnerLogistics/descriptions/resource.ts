@@ -32,7 +32,7 @@ export function resourceProperties(
 }
 
 function operationProperties(spec: ResourceSpec): INodeProperties[] {
-	const { value: resource, operations, defaultOperation } = spec;
+	const { value: resource, operations, defaultOperation = operations[0].value } = spec;
 	return [
 		{
 			displayName: 'Operation',

@@ -44,21 +44,18 @@ export const RESOURCES: ResourceSpec[] = [
 		displayName: 'Hub',
 		value: 'hub',
 		description: 'The active hubs, for hub drop-off and hub pickup routes',
-		defaultOperation: 'getAll',
 		operations: [hubGetMany],
 	},
 	{
 		displayName: 'Quote',
 		value: 'quote',
 		description: 'Price a CLICK, GO_LIGHT or EXPRESS delivery before booking it',
-		defaultOperation: 'create',
 		operations: [quoteCreate],
 	},
 	{
 		displayName: 'Booking',
 		value: 'booking',
 		description: 'Book a quoted CLICK, GO_LIGHT or EXPRESS delivery, and pay for it',
-		defaultOperation: 'create',
 		operations: [bookingCreate, bookingPay],
 	},
 	{
@@ -86,7 +83,6 @@ export const RESOURCES: ResourceSpec[] = [
 		displayName: 'Payment',
 		value: 'payment',
 		description: 'The status of a payment, by its reference',
-		defaultOperation: 'get',
 		operations: [paymentGet],
 	},
 	{

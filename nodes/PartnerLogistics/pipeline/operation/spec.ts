@@ -54,7 +54,8 @@ export interface ResourceSpec {
 	displayName: string;
 	value: string;
 	description: string;
-	defaultOperation: string;
+	/** The operation chosen at first, when not the first one listed. */
+	defaultOperation?: string;
 	operations: OperationSpec[];
 }
 
