@@ -1,4 +1,5 @@
 import { deriveHmacKeys } from '../../../nodes/PartnerLogistics/webhook/secrets';
+import { DEFAULT_OPTIONS } from '../../../nodes/PartnerLogistics/webhook/settings';
 import { verifyHmacHeader } from '../../../nodes/PartnerLogistics/webhook/signature';
 import { hmacOf } from './signers';
 
@@ -19,14 +20,20 @@ function verify(
 		secrets?: string[];
 	} = {},
 ) {
-	return verifyHmacHeader({
-		rawBody: options.rawBody ?? body,
-		header,
-		hmacKeys: deriveHmacKeys(options.secrets ?? [current], 'hmacHeader'),
-		algorithm: options.algorithm ?? 'sha256',
-		encoding: options.encoding ?? 'hex',
-		prefix: options.prefix,
-	});
+	const settings = {
+		...DEFAULT_OPTIONS,
+		hmacHeaderName: 'X-Signature',
+		hmacAlgorithm: options.algorithm ?? 'sha256',
+		hmacEncoding: options.encoding ?? 'hex',
+		hmacPrefix: options.prefix ?? '',
+	};
+	const delivery = { rawBody: options.rawBody ?? body, headers: { 'x-signature': header } };
+	return verifyHmacHeader(
+		settings,
+		delivery,
+		deriveHmacKeys(options.secrets ?? [current], 'hmacHeader'),
+		0,
+	);
 }
 
 describe('HMAC of the body in a header, signed with node:crypto', () => {

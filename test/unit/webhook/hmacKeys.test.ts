@@ -8,6 +8,7 @@ import {
 	deriveHmacKeys,
 	standardWebhooksHmacKey,
 } from '../../../nodes/PartnerLogistics/webhook/secrets';
+import { DEFAULT_OPTIONS } from '../../../nodes/PartnerLogistics/webhook/settings';
 import { verifyStandardWebhook } from '../../../nodes/PartnerLogistics/webhook/signature';
 
 const body = JSON.stringify({ type: 'booking.created', data: { bookingId: 'bk_1' } });
@@ -26,13 +27,9 @@ function roundTrip(secret: string, ours = secret) {
 		'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
 		'webhook-signature': webhook.sign('msg_keys', now, body),
 	};
-	return verifyStandardWebhook({
-		rawBody: Buffer.from(body),
-		headers,
-		hmacKeys: deriveHmacKeys([ours], 'standardWebhooks'),
-		toleranceSeconds: 300,
-		now: now.getTime(),
-	}).ok;
+	const delivery = { rawBody: Buffer.from(body), headers };
+	const hmacKeys = deriveHmacKeys([ours], 'standardWebhooks');
+	return verifyStandardWebhook(DEFAULT_OPTIONS, delivery, hmacKeys, now.getTime()).ok;
 }
 
 describe('Standard Webhooks secrets, as the reference library reads them', () => {
@@ -105,14 +102,8 @@ describe('HmacKeys', () => {
 			'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
 			'webhook-signature': new Webhook(previous).sign('msg_rotation', now, body),
 		};
-		const verify = () =>
-			verifyStandardWebhook({
-				rawBody: Buffer.from(body),
-				headers,
-				hmacKeys,
-				toleranceSeconds: 300,
-				now: now.getTime(),
-			});
+		const delivery = { rawBody: Buffer.from(body), headers };
+		const verify = () => verifyStandardWebhook(DEFAULT_OPTIONS, delivery, hmacKeys, now.getTime());
 		expect(verify()).toMatchObject({ ok: true, secretIndex: 1 });
 		expect(hmacKeys.first).toBe(1);
 		// Still reported as the previous secret, and still verified when tried first.

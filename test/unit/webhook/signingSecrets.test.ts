@@ -8,6 +8,7 @@ import {
 	type SigningSecrets,
 	type TriggerCredential,
 } from '../../../nodes/PartnerLogistics/webhook/secrets';
+import { DEFAULT_OPTIONS } from '../../../nodes/PartnerLogistics/webhook/settings';
 import { verifyStandardWebhook } from '../../../nodes/PartnerLogistics/webhook/signature';
 import { NOW, newWhsec, standardHeaders } from './signers';
 
@@ -42,13 +43,12 @@ function trigger(stored: SigningSecrets, credential: Partial<TriggerCredential> 
 			if (!hmacKeys.ok) return hmacKeys.problem.message;
 			const headers = standardHeaders(secret, body, { timestamp: Math.floor(now / 1000) });
 			const verification = await cache.verify(subject, hmacKeys, (signing) =>
-				verifyStandardWebhook({
-					rawBody: Buffer.from(body),
-					headers,
-					hmacKeys: signing,
-					toleranceSeconds: 300,
+				verifyStandardWebhook(
+					DEFAULT_OPTIONS,
+					{ rawBody: Buffer.from(body), headers },
+					signing,
 					now,
-				}),
+				),
 			);
 			if ('problem' in verification) return verification.problem.message;
 			return verification.ok ? 'ok' : verification.reason;

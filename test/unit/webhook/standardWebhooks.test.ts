@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
 import { deriveHmacKeys } from '../../../nodes/PartnerLogistics/webhook/secrets';
+import { DEFAULT_OPTIONS } from '../../../nodes/PartnerLogistics/webhook/settings';
 import { verifyStandardWebhook } from '../../../nodes/PartnerLogistics/webhook/signature';
 import { NOW, newWhsec, nowSeconds, standardHeaders } from './signers';
 
@@ -13,14 +14,12 @@ function verify(
 	headers: Record<string, string | undefined>,
 	options: { rawBody?: string; secrets?: string[]; now?: number; unit?: 'auto' | 'seconds' } = {},
 ) {
-	return verifyStandardWebhook({
-		rawBody: Buffer.from(options.rawBody ?? body),
-		headers,
-		hmacKeys: deriveHmacKeys(options.secrets ?? [current], 'standardWebhooks'),
-		toleranceSeconds: 300,
-		timestampUnit: options.unit,
-		now: options.now ?? NOW,
-	});
+	return verifyStandardWebhook(
+		{ ...DEFAULT_OPTIONS, toleranceSeconds: 300, timestampUnit: options.unit ?? 'auto' },
+		{ rawBody: Buffer.from(options.rawBody ?? body), headers },
+		deriveHmacKeys(options.secrets ?? [current], 'standardWebhooks'),
+		options.now ?? NOW,
+	);
 }
 
 describe('Standard Webhooks, signed by the reference library', () => {

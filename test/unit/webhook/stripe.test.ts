@@ -1,4 +1,5 @@
 import { deriveHmacKeys } from '../../../nodes/PartnerLogistics/webhook/secrets';
+import { DEFAULT_OPTIONS } from '../../../nodes/PartnerLogistics/webhook/settings';
 import { verifyStripeSignature } from '../../../nodes/PartnerLogistics/webhook/signature';
 import { NOW, nowSeconds, stripeHeader } from './signers';
 
@@ -10,13 +11,12 @@ function verify(
 	header: string | undefined,
 	options: { rawBody?: string; secrets?: string[] } = {},
 ) {
-	return verifyStripeSignature({
-		rawBody: Buffer.from(options.rawBody ?? body),
-		header,
-		hmacKeys: deriveHmacKeys(options.secrets ?? [current], 'stripe'),
-		toleranceSeconds: 300,
-		now: NOW,
-	});
+	return verifyStripeSignature(
+		{ ...DEFAULT_OPTIONS, toleranceSeconds: 300, stripeHeaderName: 'Stripe-Signature' },
+		{ rawBody: Buffer.from(options.rawBody ?? body), headers: { 'stripe-signature': header } },
+		deriveHmacKeys(options.secrets ?? [current], 'stripe'),
+		NOW,
+	);
 }
 
 describe('Stripe-style t=…,v1=… signed with node:crypto', () => {
