@@ -1,4 +1,4 @@
-import type { IDataObject, INode, NodeExecutionHint } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { clip } from '../shared/message';
@@ -13,7 +13,7 @@ import type { ApiSession, ItemRequest } from './request';
 /** How every preview's note begins; a preview item is recognised by it. */
 const NOTE_START = 'Nothing was sent: Dry Run is on in node ';
 /** A stand-in, shaped like no API id, naming its node; found in JSON text too (quotes escaped). */
-const STAND_IN = /\[dry run: (\w+) of item (\d+) from \\?"(.*?)\\?"\]/;
+const STAND_IN = /\[dry run: (\w+) of item \d+ from \\?"(.*?)\\?"\]/;
 
 /** A node's name in quotes, its own double quotes made single so STAND_IN and the note read it. */
 const quoted = (node: string) => `"${node.replace(/"/g, "'")}"`;
@@ -35,7 +35,7 @@ export function standInOf({ url, qs, body }: Sent): { id: string; node: string }
 		// Not URL-encoded text: read as it is.
 	}
 	const found = STAND_IN.exec(`${path} ${JSON.stringify(qs ?? {})} ${JSON.stringify(body ?? {})}`);
-	return found ? { id: found[1], node: found[3] } : undefined;
+	return found ? { id: found[1], node: found[2] } : undefined;
 }
 
 /** The node whose Dry Run made `item` a preview, or undefined when it is not one. */
@@ -124,11 +124,3 @@ export function refuseLeftover(
 		description: `Node "${source}" ran with Options › Dry Run on: it only previewed its request, so ${sends ? `${sends.id} stands in for an answer the API never gave` : 'this item is a request it would send, not an API answer'}. Nothing was sent for this item. Turn off Dry Run in "${source}" (and unpin its data, if pinned) and run again; or turn on Dry Run in this node to preview the whole chain.`,
 	});
 }
-
-/** In the output panel of a node run in Dry Run (n8n shows a node's execution hints there). */
-export const DRY_RUN_HINT: NodeExecutionHint = {
-	message:
-		'Dry Run: nothing was sent to the API. Each item is the request a real run would send; turn off Options › Dry Run to send.',
-	type: 'warning',
-	location: 'outputPane',
-};

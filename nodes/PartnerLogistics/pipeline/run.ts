@@ -3,7 +3,7 @@ import { sleep } from 'n8n-workflow';
 
 import { eachConcurrently } from '../shared/concurrency';
 import { readListPage, readRecords } from '../shared/records';
-import { DRY_RUN_HINT, previewItem, refuseLeftover } from './dryRun';
+import { previewItem, refuseLeftover } from './dryRun';
 import { runKeys, type RunKeys } from './idempotency';
 import {
 	isReadOnly,
@@ -74,7 +74,13 @@ export async function runOperation(
 		{ beforeEach: turnTaker(), stop: () => !!firstError || !!signal?.aborted },
 	);
 	if (firstError) throw firstError;
-	if (run.dryRun) context.addExecutionHints(DRY_RUN_HINT);
+	if (run.dryRun)
+		context.addExecutionHints({
+			message:
+				'Dry Run: nothing was sent to the API. Each item is the request a real run would send; turn off Options › Dry Run to send.',
+			type: 'warning',
+			location: 'outputPane',
+		});
 	// Every item is done: a later run of the same input is a new one.
 	if (!signal?.aborted) run.idempotencyKeys?.finished();
 	return [results.flat()];
