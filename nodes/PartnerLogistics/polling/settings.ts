@@ -5,19 +5,13 @@ import { problemMessage } from '../pipeline/operation';
 import { pathIdProblem } from '../pipeline/problem';
 import type { CompareOptions } from './changes';
 import { DEFAULT_POLL_OPTIONS } from './description';
-import { type PollParameterReader, textOf, WATCHES, type WatchSpec } from './watches';
+import { type PollParameterReader, textOf, WATCHES } from './watches';
 
 /** What one poll is to do: a list watch's ID field and query, or a record watch's listed IDs. */
-export interface WatchSettings {
-	watch: WatchSpec;
-	idField?: string;
-	query?: IDataObject;
-	ids?: string[];
-	compare: CompareOptions;
-}
+export type WatchSettings = ReturnType<typeof readWatchSettings>;
 
 /** The chosen watch's parameters; one that cannot work stops the poll, named, before a request. */
-export function readWatchSettings(context: IPollFunctions): WatchSettings {
+export function readWatchSettings(context: IPollFunctions) {
 	const fail = (message: string, description: string) =>
 		new NodeOperationError(context.getNode(), message, { description });
 	const read: PollParameterReader = (name) => context.getNodeParameter(name, undefined);
@@ -90,7 +84,7 @@ export function readWatchSettings(context: IPollFunctions): WatchSettings {
 		idField && `id=${idField}`,
 		fields && `fields=${fields.join(',')}`,
 	];
-	const compare = {
+	const compare: CompareOptions = {
 		maxRecords,
 		emitCurrentState: options.emitCurrentState === true,
 		includePrevious: options.includePrevious === true,
