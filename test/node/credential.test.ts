@@ -152,7 +152,7 @@ describe('credential test: nothing but the list of hubs passes, and the key stay
 		const exchange = await sendApiRequest(
 			credentialTestSender(new CredentialTestContext(undefined as never), data),
 			transportOf(data, { timeoutMs: 300 }),
-			{ method: 'GET', url: '/partner-api/hubs' },
+			{ method: 'GET', url: '/partner-api/hubs', itemIndex: 0 },
 		);
 		// n8n's own timer and the attempt's deadline end at the same moment: either names it a timeout.
 		expect(['ETIMEDOUT', 'ECONNABORTED']).toContain((exchange as { fault: string }).fault);

@@ -17,14 +17,7 @@ import { Deadlines } from './answerBounds';
 import type { Failure } from './errors';
 import { answerEvidence } from './evidence';
 import { NUMBER_OPTIONS } from './optionsForm';
-import {
-	apiError,
-	expectJson,
-	sendRequest,
-	type ItemRequest,
-	type RunSettings,
-	type Sending,
-} from './send';
+import { apiError, expectJson, sendRequest, type RunSettings, type Sending } from './send';
 import {
 	authenticatedSender,
 	CREDENTIAL_TYPE,
@@ -32,11 +25,13 @@ import {
 	previewRequest,
 	transportOf,
 	type ApiResponse,
+	type ItemRequest,
 	type Sender,
 } from './transport';
 
 export type { Failure } from './errors';
-export { failsEveryRequest, type ItemRequest } from './send';
+export { failsEveryRequest } from './send';
+export type { ItemRequest } from './transport';
 export { optionsDescription } from './optionsForm';
 
 /**

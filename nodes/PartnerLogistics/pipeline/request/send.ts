@@ -22,21 +22,12 @@ import type { Deadlines } from './answerBounds';
 import { Retries, type Outcome, type RetryBudget, type RetryDecision } from './retry';
 import {
 	sendApiRequest,
-	type ApiRequest,
+	type ItemRequest,
 	type ApiResponse,
 	type Exchange,
 	type Sender,
 	type Transport,
 } from './transport';
-
-/** An item's request, and what its error messages may say about its Idempotency-Key. */
-export interface ItemRequest extends ApiRequest {
-	itemIndex: number;
-	/** The execution this one retries sent the key with another body (RunKeys.sending). */
-	idempotencyKeyHeldForOtherBody?: boolean;
-	/** What a referent key stands for, e.g. "Quote ID qt_7" (OperationSpec.referent). */
-	referent?: string;
-}
 
 export interface RunSettings {
 	budget: RetryBudget;
