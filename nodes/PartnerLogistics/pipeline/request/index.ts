@@ -14,7 +14,6 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { clip } from '../../shared/message';
 import { runPacer } from '../rateLimit';
 import { Deadlines } from './answerBounds';
-import type { Failure } from './errors';
 import { answerEvidence } from './evidence';
 import { NUMBER_OPTIONS } from './optionsForm';
 import { apiError, expectJson, sendRequest, type RunSettings, type Sending } from './send';
@@ -29,7 +28,6 @@ import {
 	type Sender,
 } from './transport';
 
-export type { Failure } from './errors';
 export { failsEveryRequest } from './send';
 export type { ItemRequest } from './transport';
 export { optionsDescription } from './optionsForm';
@@ -76,22 +74,24 @@ export async function pickerSession(ctx: ILoadOptionsFunctions): Promise<ApiSess
 	return session(ctx.getNode(), settings, authenticatedSender(ctx, settings.transport));
 }
 
-/** The credential's Test button: no retries, failures in the dialog's own words (`explain`). */
+/** The credential's Test button: no retries, failures in the dialog's own words. */
 export function credentialTestSession(
 	context: ICredentialTestFunctions,
 	{ data = {} }: ICredentialsDecrypted,
-	explain: (failure: Failure, said: string) => string | undefined,
 ): ApiSession {
 	const node = { name: 'Partner Logistics credential test' } as INode;
 	const sender = credentialTestSender(context, data);
-	return session(node, editorSettings(data, false), sender, { mutating: false, explain });
+	return session(node, editorSettings(data, false), sender, {
+		mutating: false,
+		credentialTest: true,
+	});
 }
 
 function session(
 	node: INode,
 	settings: RunSettings,
 	send: Sender,
-	options: Pick<Sending, 'mutating' | 'capability' | 'explain'> = { mutating: false },
+	options: Pick<Sending, 'mutating' | 'capability' | 'credentialTest'> = { mutating: false },
 	signal?: AbortSignal,
 ) {
 	let sending: Sending | undefined;
