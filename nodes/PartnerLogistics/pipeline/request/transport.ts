@@ -13,8 +13,8 @@ import { PartnerLogisticsApi } from '../../../../credentials/PartnerLogisticsApi
 import { Deadlines, readBoundedBody } from './answerBounds';
 import { redact } from './evidence';
 
-export const CREDENTIAL_TYPE = 'partnerLogisticsApi';
 const credential = new PartnerLogisticsApi();
+export const CREDENTIAL_TYPE = credential.name;
 
 /** One HTTP exchange, as the pipeline reads it: the body stays text until it is checked. */
 export interface ApiResponse {
