@@ -134,7 +134,7 @@ export function describeUnexpectedBody(
 export function describeFault(
 	code: string,
 	retries: number,
-	{ timeoutMs, mutating, bytes = 0 }: { timeoutMs: number; mutating: boolean; bytes?: number },
+	{ timeoutMs, mutating, bytes = 0 }: { timeoutMs: number; mutating?: boolean; bytes?: number },
 ): ApiErrorText {
 	const fault = `Connection fault: ${code}`;
 	// Wherever an answer was lost, the request may have been processed all the same.

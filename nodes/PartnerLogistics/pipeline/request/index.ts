@@ -81,17 +81,14 @@ export function credentialTestSession(
 ): ApiSession {
 	const node = { name: 'Partner Logistics credential test' } as INode;
 	const sender = credentialTestSender(context, data);
-	return session(node, editorSettings(data, false), sender, {
-		mutating: false,
-		credentialTest: true,
-	});
+	return session(node, editorSettings(data, false), sender, { credentialTest: true });
 }
 
 function session(
 	node: INode,
 	settings: RunSettings,
 	send: Sender,
-	options: Pick<Sending, 'mutating' | 'capability' | 'credentialTest'> = { mutating: false },
+	options: Pick<Sending, 'mutating' | 'capability' | 'credentialTest'> = {},
 	signal?: AbortSignal,
 ) {
 	let sending: Sending | undefined;

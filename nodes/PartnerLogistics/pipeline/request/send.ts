@@ -47,7 +47,7 @@ export interface Sending {
 	/** The capability a 403 means the key lacks (the operation's). */
 	capability?: string;
 	/** The requests book, pay or change something (a lost answer may have been processed). */
-	mutating: boolean;
+	mutating?: boolean;
 	/** Words before every error message, e.g. "Could not load hubs:". */
 	prefix?: string;
 	/** The credential Test dialog's: a failure in its own words, whole (it shows only the message). */
