@@ -2,8 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CredentialTestContext } from 'n8n-core';
 
-import { testAnswer } from '../../nodes/PartnerLogistics/methods/testApiKey';
-import { describeFailure } from '../../nodes/PartnerLogistics/pipeline/request/errors';
+import { credentialTestMessage } from '../../nodes/PartnerLogistics/pipeline/request/errors';
 import {
 	credentialTestSender,
 	sendApiRequest,
@@ -152,17 +151,11 @@ describe('credential test: nothing but the list of hubs passes, and the key stay
 		const exchange = await sendApiRequest(
 			credentialTestSender(new CredentialTestContext(undefined as never), data),
 			transportOf(data, { timeoutMs: 300 }),
-			{ method: 'GET', url: '/partner-api/hubs' },
+			{ method: 'GET', url: '/partner-api/hubs', itemIndex: 0 },
 		);
 		// n8n's own timer and the attempt's deadline end at the same moment: either names it a timeout.
 		expect(['ETIMEDOUT', 'ECONNABORTED']).toContain((exchange as { fault: string }).fault);
-		const fault = {
-			kind: 'fault',
-			code: 'ETIMEDOUT',
-			timeoutMs: 15_000,
-			unreachable: false,
-		} as const;
-		expect(testAnswer(fault, describeFailure(fault))).toBe(
+		expect(credentialTestMessage({ kind: 'fault', code: 'ETIMEDOUT', timeoutMs: 15_000 })).toBe(
 			'No answer from the API within 15 s (timeout) (ETIMEDOUT). Try the test again; if it keeps failing, check the Base URL.',
 		);
 	});

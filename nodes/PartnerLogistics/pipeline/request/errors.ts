@@ -8,10 +8,10 @@ import type { ApiResponse } from './transport';
 /** What the user reads when a request fails: what to do in a line, then why and the evidence. */
 export type ApiErrorText = Record<'message' | 'description', string>;
 
-/** Why a request ended without a usable answer, for a caller that words it its own way. */
+/** Why a request ended without a usable answer, as the credential test words it. */
 export type Failure =
 	| { kind: 'answer' | 'unexpected'; response: ApiResponse }
-	| { kind: 'fault'; code: string; timeoutMs: number; unreachable: boolean };
+	| { kind: 'fault'; code: string; timeoutMs: number };
 
 /** An error status's words; the spec shows no error body, so any JSON's usual fields are read. */
 export function describeApiError(
@@ -134,7 +134,7 @@ export function describeUnexpectedBody(
 export function describeFault(
 	code: string,
 	retries: number,
-	{ timeoutMs, mutating, bytes = 0 }: { timeoutMs: number; mutating: boolean; bytes?: number },
+	{ timeoutMs, mutating, bytes = 0 }: { timeoutMs: number; mutating?: boolean; bytes?: number },
 ): ApiErrorText {
 	const fault = `Connection fault: ${code}`;
 	// Wherever an answer was lost, the request may have been processed all the same.
@@ -173,16 +173,35 @@ function describeFaultCode(code: string, timeoutMs: number): string {
 
 export const isUnreachable = (code: string) => ['ECONNREFUSED', 'ENOTFOUND'].includes(code);
 
-/** What came back (or did not), in words, for a caller with its own advice (credential test). */
-export function describeFailure(failure: Failure): string {
+/** Statuses the credential Test dialog advises on in its own words. */
+const TEST_STATUS_WORDS: Record<number, string> = {
+	401: 'The API key was refused (401). Copy the key again from the partner portal; it may have been rotated or revoked.',
+	403: 'The API key is valid but may not list hubs (403). Ask your Partner Logistics contact to enable it for this organization.',
+	404: 'Nothing answers at this Base URL (404). Check that it is the API address and ends in /api/v1.',
+	429: 'The API is rate limiting this key right now (429). Test again in a moment.',
+};
+
+/** The Test dialog's words: what came instead of the hubs, then what to do; none for a huge answer. */
+export function credentialTestMessage(failure: Failure): string | undefined {
 	if (failure.kind === 'fault') {
-		return `${describeFaultCode(failure.code, failure.timeoutMs)} (${failure.code})`;
+		const { code } = failure;
+		if (code === 'E_ANSWER_TOO_LARGE') return undefined;
+		const advice = isUnreachable(code)
+			? "Check the credential's Base URL and that this n8n can reach it."
+			: 'Try the test again; if it keeps failing, check the Base URL.';
+		return `${describeFaultCode(code, failure.timeoutMs)} (${code}). ${advice}`;
 	}
 	const { status, body, headers } = failure.response;
-	if (failure.kind === 'answer' && status >= 300 && status < 400) {
-		return `a redirect (${status}) to ${safeLocation(headers.location)}, not followed so the API key stays here`;
+	if (failure.kind === 'unexpected') {
+		const said = body.trim() === '' ? 'an empty answer' : evidence(body);
+		return `The Base URL answered ${status} with ${said} instead of the API's list of hubs. Check that it ends in /api/v1.`;
 	}
-	return failure.kind === 'unexpected' && body.trim() === '' ? 'an empty answer' : evidence(body);
+	if (status >= 300 && status < 400)
+		return `The API answered with a redirect (${status}) to ${safeLocation(headers.location)}, not followed so the API key stays here. Check the credential's Base URL.`;
+	if (TEST_STATUS_WORDS[status]) return TEST_STATUS_WORDS[status];
+	if (status >= 500)
+		return `The Partner Logistics API failed (${status}): ${evidence(body)}. Test again later.`;
+	return `The API answered ${status}: ${evidence(body)}`;
 }
 
 export const retried = (count: number) => `${count} ${count === 1 ? 'retry' : 'retries'}`;

@@ -14,17 +14,9 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { clip } from '../../shared/message';
 import { runPacer } from '../rateLimit';
 import { Deadlines } from './answerBounds';
-import type { Failure } from './errors';
 import { answerEvidence } from './evidence';
 import { NUMBER_OPTIONS } from './optionsForm';
-import {
-	apiError,
-	expectJson,
-	sendRequest,
-	type ItemRequest,
-	type RunSettings,
-	type Sending,
-} from './send';
+import { apiError, expectJson, sendRequest, type RunSettings, type Sending } from './send';
 import {
 	authenticatedSender,
 	CREDENTIAL_TYPE,
@@ -32,11 +24,12 @@ import {
 	previewRequest,
 	transportOf,
 	type ApiResponse,
+	type ItemRequest,
 	type Sender,
 } from './transport';
 
-export type { Failure } from './errors';
-export { failsEveryRequest, type ItemRequest } from './send';
+export { failsEveryRequest } from './send';
+export type { ItemRequest } from './transport';
 export { optionsDescription } from './optionsForm';
 
 /**
@@ -81,22 +74,21 @@ export async function pickerSession(ctx: ILoadOptionsFunctions): Promise<ApiSess
 	return session(ctx.getNode(), settings, authenticatedSender(ctx, settings.transport));
 }
 
-/** The credential's Test button: no retries, failures in the dialog's own words (`explain`). */
+/** The credential's Test button: no retries, failures in the dialog's own words. */
 export function credentialTestSession(
 	context: ICredentialTestFunctions,
 	{ data = {} }: ICredentialsDecrypted,
-	explain: (failure: Failure, said: string) => string | undefined,
 ): ApiSession {
 	const node = { name: 'Partner Logistics credential test' } as INode;
 	const sender = credentialTestSender(context, data);
-	return session(node, editorSettings(data, false), sender, { mutating: false, explain });
+	return session(node, editorSettings(data, false), sender, { credentialTest: true });
 }
 
 function session(
 	node: INode,
 	settings: RunSettings,
 	send: Sender,
-	options: Pick<Sending, 'mutating' | 'capability' | 'explain'> = { mutating: false },
+	options: Pick<Sending, 'mutating' | 'capability' | 'credentialTest'> = {},
 	signal?: AbortSignal,
 ) {
 	let sending: Sending | undefined;

@@ -5,8 +5,8 @@ import { fitMessage } from '../../shared/message';
 import { isObject } from '../../shared/valueAt';
 import { rateHeadersOf, type PacerSettings, type RunPacer } from '../rateLimit';
 import {
+	credentialTestMessage,
 	describeApiError,
-	describeFailure,
 	describeFault,
 	describeIdempotencyKeyHeld,
 	describeLongRetryAfter,
@@ -22,21 +22,12 @@ import type { Deadlines } from './answerBounds';
 import { Retries, type Outcome, type RetryBudget, type RetryDecision } from './retry';
 import {
 	sendApiRequest,
-	type ApiRequest,
+	type ItemRequest,
 	type ApiResponse,
 	type Exchange,
 	type Sender,
 	type Transport,
 } from './transport';
-
-/** An item's request, and what its error messages may say about its Idempotency-Key. */
-export interface ItemRequest extends ApiRequest {
-	itemIndex: number;
-	/** The execution this one retries sent the key with another body (RunKeys.sending). */
-	idempotencyKeyHeldForOtherBody?: boolean;
-	/** What a referent key stands for, e.g. "Quote ID qt_7" (OperationSpec.referent). */
-	referent?: string;
-}
 
 export interface RunSettings {
 	budget: RetryBudget;
@@ -56,11 +47,11 @@ export interface Sending {
 	/** The capability a 403 means the key lacks (the operation's). */
 	capability?: string;
 	/** The requests book, pay or change something (a lost answer may have been processed). */
-	mutating: boolean;
+	mutating?: boolean;
 	/** Words before every error message, e.g. "Could not load hubs:". */
 	prefix?: string;
-	/** A caller's own words for a failure (the credential test's); else the pipeline's. */
-	explain?: (failure: Failure, said: string) => string | undefined;
+	/** The credential Test dialog's: a failure in its own words, whole (it shows only the message). */
+	credentialTest?: boolean;
 }
 
 /** Sends one request, paced and retried as Retries decides: a 2xx, or the item's NodeApiError. */
@@ -130,8 +121,7 @@ function failureText(
 		const { fault: code, bytes } = exchange;
 		const { timeoutMs } = settings.transport;
 		const text = describeFault(code, retries, { timeoutMs, mutating: run.mutating, bytes });
-		const unreachable = isUnreachable(code);
-		return explained(run, { kind: 'fault', code, timeoutMs, unreachable }, text);
+		return explained(run, { kind: 'fault', code, timeoutMs }, text);
 	}
 	const { response } = exchange;
 	if (decision.reason === 'retry-after-too-long') {
@@ -149,9 +139,9 @@ function failureText(
 	return explained(run, { kind: 'answer', response }, described);
 }
 
-/** The caller's own words for a failure, when it has them, before the pipeline's. */
+/** The credential test's own words for a failure, when it has them, before the pipeline's. */
 function explained(run: Sending, failure: Failure, text: ApiErrorText): ApiErrorText {
-	const own = run.explain?.(failure, describeFailure(failure));
+	const own = run.credentialTest ? credentialTestMessage(failure) : undefined;
 	return own === undefined ? text : { ...text, message: redact(own, run.settings.secrets) };
 }
 
@@ -175,8 +165,7 @@ export function apiError(
 		isObject(parsed) ? parsed : { status: response?.status ?? 'no answer' }
 	) as JsonObject;
 	const message = run.prefix ? `${run.prefix} ${text.message}` : text.message;
-	// The Test dialog shows only the message: the credential test's own words are whole there.
-	const words = run.explain ? { ...text, message } : fitMessage(message, text.description);
+	const words = run.credentialTest ? { ...text, message } : fitMessage(message, text.description);
 	return new NodeApiError(run.node, errorResponse, {
 		...words,
 		httpCode: response ? String(response.status) : undefined,

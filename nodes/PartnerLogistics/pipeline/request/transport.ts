@@ -13,8 +13,8 @@ import { PartnerLogisticsApi } from '../../../../credentials/PartnerLogisticsApi
 import { Deadlines, readBoundedBody } from './answerBounds';
 import { redact } from './evidence';
 
-export const CREDENTIAL_TYPE = 'partnerLogisticsApi';
 const credential = new PartnerLogisticsApi();
+export const CREDENTIAL_TYPE = credential.name;
 
 /** One HTTP exchange, as the pipeline reads it: the body stays text until it is checked. */
 export interface ApiResponse {
@@ -23,12 +23,18 @@ export interface ApiResponse {
 	body: string;
 }
 
-export interface ApiRequest {
+/** An item's request, and what its error messages may say about its Idempotency-Key. */
+export interface ItemRequest {
 	method: 'GET' | 'POST';
 	url: string;
 	qs?: IDataObject;
 	body?: IDataObject;
 	idempotencyKey?: string;
+	itemIndex: number;
+	/** The execution this one retries sent the key with another body (RunKeys.sending). */
+	idempotencyKeyHeldForOtherBody?: boolean;
+	/** What a referent key stands for, e.g. "Quote ID qt_7" (OperationSpec.referent). */
+	referent?: string;
 }
 
 /** Transport settings of one node run: n8n's Request Options and the credential, read once. */
@@ -102,7 +108,7 @@ export function credentialTestSender(
 export async function sendApiRequest(
 	send: Sender,
 	transport: Transport,
-	request: ApiRequest,
+	request: ItemRequest,
 	deadlines = new Deadlines(transport.timeoutMs),
 ): Promise<Exchange> {
 	const attempt = deadlines.start();
@@ -130,7 +136,7 @@ export async function sendApiRequest(
 	}
 }
 
-function requestOptions(transport: Transport, request: ApiRequest): IHttpRequestOptions {
+function requestOptions(transport: Transport, request: ItemRequest): IHttpRequestOptions {
 	const headers: IDataObject = { Accept: 'application/json', 'Content-Type': 'application/json' };
 	if (request.idempotencyKey !== undefined) headers['Idempotency-Key'] = request.idempotencyKey;
 	return {
@@ -154,7 +160,11 @@ function requestOptions(transport: Transport, request: ApiRequest): IHttpRequest
 }
 
 /** What `sendApiRequest` would send, nothing sent: the URL as n8n encodes it, `secrets` masked. */
-export async function previewRequest(transport: Transport, request: ApiRequest, secrets: string[]) {
+export async function previewRequest(
+	transport: Transport,
+	request: ItemRequest,
+	secrets: string[],
+) {
 	const options = requestOptions(transport, request);
 	const { headers = {} } = await credential.authenticate(transport.credentials, options);
 	const masked = Object.entries(headers).map(([name, value]) => [

@@ -26,6 +26,7 @@ describe('a request that got no answer is named by its error code', () => {
 		const exchange = await sendApiRequest(failingWith(error), transport, {
 			method: 'GET',
 			url: '/hubs',
+			itemIndex: 0,
 		});
 		expect(exchange).toEqual({ fault: 'ECONNRESET' });
 	});
@@ -34,6 +35,7 @@ describe('a request that got no answer is named by its error code', () => {
 		const exchange = await sendApiRequest(failingWith({ httpCode: '500' }), transport, {
 			method: 'GET',
 			url: '/hubs',
+			itemIndex: 0,
 		});
 		expect(exchange).toEqual({ fault: 'EUNKNOWN' });
 	});
