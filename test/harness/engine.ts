@@ -102,6 +102,8 @@ export interface RunOptions {
 
 export interface RunResult {
 	run: IRun;
+	/** When the execution was cancelled (Date.now()), with `cancelAfterMs`: a timer may fire late. */
+	cancelledAt?: number;
 	/** Output items of a node (the last node by default), first run, main output 0. */
 	output(nodeName?: string): INodeExecutionData[];
 	/** The error a node stopped with, if any. */
@@ -181,10 +183,14 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	const workflowExecute = new WorkflowExecute(additionalData, mode, runExecutionData);
 	const running = workflowExecute.processRunExecutionData(workflow);
 	// Like the editor's Stop button: n8n aborts the execution's cancel signal.
+	let cancelledAt: number | undefined;
 	const cancel =
 		options.cancelAfterMs === undefined
 			? undefined
-			: setTimeout(() => running.cancel(), options.cancelAfterMs);
+			: setTimeout(() => {
+					cancelledAt = Date.now();
+					running.cancel();
+				}, options.cancelAfterMs);
 	await running.catch(() => undefined);
 	clearTimeout(cancel);
 	const run = await finished;
@@ -193,6 +199,7 @@ export async function runWorkflow(options: RunOptions): Promise<RunResult> {
 	const task = (name = last) => run.data.resultData.runData[name]?.[0];
 	return {
 		run,
+		cancelledAt,
 		nodeNames: nodes.map((node) => node.name),
 		output: (name) => task(name)?.data?.[NodeConnectionTypes.Main as NodeConnectionType]?.[0] ?? [],
 		error: (name) => task(name)?.error as Error | undefined,

@@ -1,10 +1,26 @@
+import { Worker } from 'node:worker_threads';
+
 import { startSandbox, type RequestLogEntry, type Sandbox } from '../sandbox';
 import { runNode } from '../harness';
 import { clickRoute, credentialsFor, runAgainst } from './helpers';
 
-// Pacing through n8n's engine against the sandbox over HTTP. What the node learns of a key's
-// limit lives in the process, per API and key, shared by every run: each describe below starts
-// its own sandbox (its own Base URL), so it begins with nothing learned.
+// Pacing through n8n's engine against the sandbox over HTTP. What the node learns of an API key's
+// limit lives in the process, per API and API key, shared by every run: each describe below
+// starts its own sandbox (its own Base URL), so it begins with nothing learned.
+//
+// The machine may be busy (CI runs suites side by side): timers fire late and answers come back
+// late, never early. So no assertion here bounds how soon something happens; each bounds what
+// cannot happen however slow the machine is, e.g. a request sent before the answer it must wait
+// for, which the sandbox holds at least `delayMs`. TEST_CPU_LOAD=2 runs the file beside two
+// CPU-bound threads to show it.
+
+const cpuLoad = Number(process.env.TEST_CPU_LOAD ?? 0);
+let busy: Worker[] = [];
+beforeAll(() => {
+	const spin = 'for (;;) {}';
+	busy = Array.from({ length: cpuLoad }, () => new Worker(spin, { eval: true }));
+});
+afterAll(async () => await Promise.all(busy.map((worker) => worker.terminate())));
 
 const quoteParameters = { resource: 'quote', operation: 'create', ...clickRoute };
 const items = (count: number) => Array.from({ length: count }, () => ({}));
@@ -21,65 +37,77 @@ function sandboxPerDescribe(): () => Sandbox {
 	return () => sandbox;
 }
 
-/** How many requests were in flight at each arrival, when the sandbox holds each for `holdMs`. */
-function inFlight(requests: RequestLogEntry[], holdMs: number): number[] {
-	// Every request that arrived in the hold up to another's arrival is still in flight then; a
-	// request that took a freed place arrived at least a hold after the one it replaced.
-	return requests.map(
-		(request) =>
-			requests.filter((other) => other.at <= request.at && request.at - other.at < holdMs).length,
-	);
+/**
+ * At each request's arrival, how many had arrived and how many the API had answered: the node
+ * cannot have heard of an answer before the API gave it, nor sent a request after it arrived.
+ */
+function progress(requests: RequestLogEntry[]): Array<{ arrived: number; answered: number }> {
+	return requests.map((request) => ({
+		arrived: requests.filter((other) => other.at <= request.at).length,
+		answered: requests.filter((other) => other.answeredAt <= request.at).length,
+	}));
 }
 
 describe('a key the API has refused nothing on', () => {
 	const sandbox = sandboxPerDescribe();
 
-	test('first contact: 5 at once, then 5 more each round trip the API took them all, up to Concurrency', async () => {
+	test('first contact: never more than 5 beyond what the API answered, up to Concurrency', async () => {
 		sandbox().admin.setFaults({ delayMs: 200 });
+		const began = Date.now();
 		const { error, requests } = await runAgainst(sandbox(), quoteParameters, { input: items(250) });
 		expect(error).toBeUndefined();
-		const start = requests[0].at;
-		expect(requests.filter((request) => request.at - start < 150)).toHaveLength(5);
-		expect(requests.filter((request) => request.at - start < 350)).toHaveLength(10);
-		expect(Math.max(...inFlight(requests, 200))).toBe(20); // Concurrency's default
+		const seen = progress(requests);
+		// 5 before any answer; in the first window (nothing sent in it has left it yet: each
+		// request arrives after it left) each further one waits for one more answer...
+		expect(seen.filter(({ answered }) => answered === 0).length).toBe(5);
+		const firstWindow = seen.filter((_, i) => requests[i].at < began + 800);
+		for (const { arrived, answered } of firstWindow)
+			expect(arrived).toBeLessThanOrEqual(answered + 5);
+		// ...and later up to Concurrency's default in flight, never more.
+		expect(Math.max(...seen.map(({ arrived, answered }) => arrived - answered))).toBe(20);
 	});
 
 	test('a later run starts at Concurrency', async () => {
 		sandbox().admin.setFaults({ delayMs: 200 });
+		const began = Date.now();
 		const { error, requests } = await runAgainst(sandbox(), quoteParameters, { input: items(40) });
 		expect(error).toBeUndefined();
-		const start = requests[0].at;
-		expect(requests.filter((request) => request.at - start < 150)).toHaveLength(20);
+		// Far more than a key's first 5 went before the API answered any: none waited for one.
+		const firstWindow = progress(requests).filter((_, i) => requests[i].at < began + 800);
+		expect(Math.max(...firstWindow.map(({ arrived, answered }) => arrived - answered))).toBe(20);
 	});
 
 	test('Max Requests per Second spaces the requests', async () => {
+		const began = Date.now();
 		const { error, requests } = await runAgainst(
 			sandbox(),
 			{ ...quoteParameters, options: { maxRequestsPerSecond: 20 } },
-			{ input: items(6) },
+			{ input: items(11) },
 		);
 		expect(error).toBeUndefined();
-		const at = requests.map((request) => request.at);
-		// 50 ms apart when they leave; arrivals vary by a few ms on a busy machine.
-		expect(at[5] - at[0]).toBeGreaterThanOrEqual(5 * 50 - 25);
+		// 50 ms apart when they leave: the eleventh no sooner than ten intervals after the run began
+		// (an arrival may lag its start, never lead it).
+		expect(requests[10].at - began).toBeGreaterThanOrEqual(10 * 50);
 	});
 
 	test('a cancelled execution sends nothing more', async () => {
 		sandbox().clearLog();
 		sandbox().admin.setFaults({ delayMs: 100 });
-		const started = Date.now();
 		const result = await runNode(
 			{ ...quoteParameters, options: { concurrency: 1 } },
 			{ credentials: credentialsFor(sandbox()), input: items(50), cancelAfterMs: 350 },
 		);
-		// Requests are logged when answered: wait for the one in flight, then look at arrivals.
+		const cancelledAt = result.cancelledAt!;
+		// Requests are logged when answered: give the one in flight, and any the node would still
+		// send, time to show (one a 100 ms hold apart), then look at arrivals.
 		await new Promise((resolve) => setTimeout(resolve, 500));
 		const arrivals = sandbox()
 			.requests()
-			.map((request) => request.at - started);
-		expect(arrivals.length).toBeGreaterThan(0);
-		expect(arrivals.length).toBeLessThan(10);
-		expect(Math.max(...arrivals)).toBeLessThan(350 + 50);
+			.map((request) => request.at);
+		expect(arrivals.filter((at) => at < cancelledAt).length).toBeGreaterThan(0);
+		// The request sent before the cancel may reach the API after it; none is sent after.
+		expect(arrivals.filter((at) => at >= cancelledAt).length).toBeLessThanOrEqual(1);
+		expect(arrivals.length).toBeLessThan(50);
 		expect(result.run.status).toBe('canceled');
 	});
 });
@@ -100,8 +128,12 @@ describe('a key with a rate limit', () => {
 		});
 		expect(error).toBeUndefined();
 		expect(out).toHaveLength(60);
-		// At most 5 beyond what the API was seen to take: those in flight when the quota ran out.
-		expect(refused(requests)).toBeLessThanOrEqual(5);
+		// At most 5 refused meeting it: those sent beyond what the API was seen to take before the
+		// node heard of the first 429. On a busy machine one more may be refused at the edge of
+		// the window that follows: a request that lagged on its way out more than its round trip
+		// shows holds its place in the API's window a few ms longer than the node counts. (Before
+		// issue 36 this allowed 5 in all, and failed so beside two CPU-bound processes.)
+		expect(refused(requests)).toBeLessThanOrEqual(5 + 1);
 	});
 
 	test('a later run starts at the limit learned: nothing refused', async () => {

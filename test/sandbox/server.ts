@@ -94,6 +94,7 @@ export async function startServer(
 		const entry: RequestLogEntry = {
 			seq,
 			at,
+			answeredAt: Date.now(),
 			method,
 			path,
 			query,

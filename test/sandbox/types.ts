@@ -47,6 +47,8 @@ export type AppliedFault = FaultKind | 'dropAfterCommit' | 'rate500' | 'rate503'
 export interface RequestLogEntry {
 	seq: number;
 	at: number;
+	/** When its answer was written, after any hold (`delayMs`): later requests may have seen it. */
+	answeredAt: number;
 	method: string;
 	/** Path after the base /api/v1 (the full path when the request was outside the base). */
 	path: string;
