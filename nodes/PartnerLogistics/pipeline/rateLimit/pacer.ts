@@ -34,6 +34,8 @@ export class ApiKeyPacer {
 	private readonly log: Start[] = [];
 	/** Starts per window the API key is paced at; Infinity before the API refused anything. */
 	private limit = Infinity;
+	/** The most starts the API was seen to take within one window. */
+	private mostTaken = 0;
 	/** When the pending timer fires; Infinity when none is pending. */
 	private wakeAt = Infinity;
 
@@ -56,13 +58,15 @@ export class ApiKeyPacer {
 
 	/** Learns from what came of `start`, and gives out what that frees. */
 	finished(start: Start, outcome: Outcome): void {
-		this.limit = learn(this.log, this.limit, start, outcome, this.clock.now());
+		const { limit, mostTaken } = this;
+		this.limit = learn(this.log, { limit, mostTaken }, start, outcome, this.clock.now());
+		this.mostTaken = Math.max(this.mostTaken, start.taken ?? 0);
 		this.pump();
 	}
 
 	/** When the API key allows the next start. */
 	nextSlotAt(): number {
-		return nextSlot(this.log, this.limit, this.clock.now()).at;
+		return nextSlot(this.log, this.limit, this.mostTaken, this.clock.now()).at;
 	}
 
 	/** Starts per second the API key is paced at (Infinity before a limit is known): for tests. */
@@ -77,9 +81,9 @@ export class ApiKeyPacer {
 
 	/** Gives out every start that may go now, then sleeps until the next one may. */
 	private pump(): void {
-		for (;;) {
+		while (this.waiting.length) {
 			const now = this.clock.now();
-			const slot = nextSlot(this.log, this.limit, now);
+			const slot = nextSlot(this.log, this.limit, this.mostTaken, now);
 			let chosen: { ticket: Ticket; due: number } | undefined;
 			let next = Infinity;
 			for (const ticket of [...this.waiting]) {
