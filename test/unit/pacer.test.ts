@@ -5,7 +5,7 @@ import {
 	type Clock,
 	type PacerSettings,
 } from '../../nodes/PartnerLogistics/pipeline/rateLimit/pacer';
-import type { Start } from '../../nodes/PartnerLogistics/pipeline/rateLimit/sentLog';
+import type { Start } from '../../nodes/PartnerLogistics/pipeline/rateLimit/start';
 import { PacedApi, rateLimitedBatch } from './pacing';
 
 /** A clock that only moves when the pacer waits: start times are exact. */

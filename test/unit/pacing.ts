@@ -3,7 +3,7 @@ import {
 	RunPacer,
 	type PacerSettings,
 } from '../../nodes/PartnerLogistics/pipeline/rateLimit/pacer';
-import type { Start } from '../../nodes/PartnerLogistics/pipeline/rateLimit/sentLog';
+import type { Start } from '../../nodes/PartnerLogistics/pipeline/rateLimit/start';
 import { Retries } from '../../nodes/PartnerLogistics/pipeline/request/retry';
 
 /**

@@ -1,4 +1,5 @@
-import { addStart, learn, nextSlot, type Outcome, type Start } from './sentLog';
+import { addStart, learn, nextSlot } from './sentLog';
+import type { Outcome, Start } from './start';
 
 export interface Clock {
 	now(): number;

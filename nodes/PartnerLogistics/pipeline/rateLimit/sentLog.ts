@@ -1,11 +1,11 @@
-import type { RateHeaders } from './rateHeaders';
+import { history, probeDue } from './probes';
+import { WINDOW_MS, type Outcome, type Slot, type Start } from './start';
 
 // What one API key's requests taught, kept as facts: its recent starts, what each answer was and
 // said, and which 429 changed the limit. Each decision (when the next start may go, what an answer
-// changes) is read from these facts and one number, the limit: no other state to drift from them.
+// changes) is read from these facts and two numbers (the limit, and the most the API took in one
+// window): no other state to drift from them.
 
-/** The window the API counts its limit over: the spec does not show it; one second is assumed. */
-export const WINDOW_MS = 1000;
 /** Starts kept beyond the last two windows: at 50/s eight seconds, a climb's backoff and more. */
 const KEEP = 400;
 /** No 429 yet: the starts still counted stay this many above the most the API took in a window. */
@@ -20,58 +20,14 @@ const MAX_LATE_MS = WINDOW_MS;
 const ARRIVAL_MARGIN_MS = 5;
 /** The longest a quota said spent holds the starts: the longest Retry-After the pipeline waits. */
 const MAX_HOLD_MS = 60_000;
-/**
- * A probe is one start beyond the limit. Below the limit a 429 lowered, a return to it is tried a
- * window after the last 429, each one since 1.5 times later, at most 2 s: a limit restored is
- * found within two windows. At it, a climb one above is tried 2 s after the last 429, each climb
- * the log holds making it twice as late, at most 16 s (at the true limit, 1 refused in 800 at
- * 50/s); while climbs go through, the next goes as soon as the window is full.
- */
-const RETURN = { firstMs: WINDOW_MS, factor: 1.5, mostMs: 2000 };
-const CLIMB = { firstMs: 2000, factor: 2, mostMs: 16_000 };
-
-/** One start of a request on the API key, and what came of it: the caller's handle on it too. */
-export interface Start {
-	readonly at: number;
-	/** The limit in force when it left (Infinity: none learned yet). */
-	readonly limit: number;
-	/** One start beyond the limit: back to the limit a 429 lowered, or above it. */
-	readonly probe?: 'return' | 'climb';
-	endedAt?: number;
-	outcome?: Outcome['kind'];
-	/** X-RateLimit-Limit on its answer. */
-	stated?: number;
-	/** Its answer said only this many more may go (X-RateLimit-Remaining, or a 429's pause)... */
-	remaining?: number;
-	/** ...until this. */
-	resetAt?: number;
-	/** Accepted: how many the API surely took within one window up to the latest it took, then. */
-	taken?: number;
-	/** Its answer taught the first limit; its 429 lowered the limit from `limit` (a return aims
-	 * back at it), or undid climbs. */
-	changed?: 'learned' | 'lowered' | 'undone';
-}
-
-/** What came of the request a start was given to. */
-export type Outcome =
-	/** Answered without a 429. */
-	| { kind: 'accepted'; headers?: RateHeaders }
-	/** Refused with 429, asked to wait `waitMs` (Retry-After). */
-	| { kind: 'throttled'; headers?: RateHeaders; waitMs?: number }
-	/** Ended without an answer about the limit. */
-	| { kind: 'failed' };
-
-/** When the next start may go (Infinity: once a request in flight ends), and whether it probes. */
-export interface Slot {
-	at: number;
-	probe?: Start['probe'];
-}
-
-/** Records a start at `at` under `limit`; starts older than two windows beyond KEEP are dropped. */
+/** Records a start at `at` under `limit`; the oldest beyond KEEP is dropped. */
 export function addStart(log: Start[], at: number, limit: number, probe?: Slot['probe']): Start {
 	const start: Start = { at, limit, probe };
 	log.push(start);
-	if (log.length > KEEP) log.shift();
+	if (log.length <= KEEP) return start;
+	// The last limit the API stated is kept, however long ago: no climb goes past it.
+	const stated = (other: Start) => other.stated !== undefined;
+	log.splice(stated(log[0]) && !log.slice(1).some(stated) ? 1 : 0, 1);
 	return start;
 }
 
@@ -142,23 +98,6 @@ export function learn(
 	start.changed = climbedFrom < limit ? 'undone' : 'lowered';
 	const lower = climbedFrom < limit ? climbedFrom : Math.floor(limit * DECREASE);
 	return Math.max(1, Math.min(limit - 1, said() ?? lower));
-}
-
-/** Whether one start beyond `limit` may go now: back to the limit a 429 lowered, or above it. */
-function probeDue(facts: History, limit: number, now: number): Slot['probe'] {
-	const { lastProbe, lastChangeAt } = facts;
-	if (lastProbe && lastProbe.endedAt === undefined) return undefined; // one at a time
-	if (limit < facts.best) {
-		const wait = Math.min(RETURN.mostMs, RETURN.firstMs * RETURN.factor ** facts.returns);
-		return now - lastChangeAt >= wait ? 'return' : undefined;
-	}
-	// No climb past what the API says its limit is.
-	if (facts.stated !== undefined && limit >= facts.stated) return undefined;
-	// While climbs go through (nothing since), the next goes as soon as the window is full.
-	const climbing = lastProbe?.probe === 'climb' && lastProbe.outcome === 'accepted';
-	if (climbing && lastProbe.endedAt! >= lastChangeAt) return 'climb';
-	const wait = Math.min(CLIMB.mostMs, CLIMB.firstMs * CLIMB.factor ** facts.climbs);
-	return now - lastChangeAt >= wait ? 'climb' : undefined;
 }
 
 /**
@@ -233,60 +172,4 @@ function tookInLatestWindow(log: Start[]): number {
 		if (start.at > latest.at - WINDOW_MS + jitter) taken++;
 	}
 	return taken;
-}
-
-interface History {
-	lastProbe: Start | undefined;
-	/** When the limit last changed, or a probe was answered. */
-	lastChangeAt: number;
-	/** The limit the API stated last. */
-	stated: number | undefined;
-	/**
-	 * Where a return aims: the limit before the 429s that lowered it since the last probe went
-	 * through; before any, what the API took before it first refused.
-	 */
-	best: number;
-	/** Climbs tried, as far as the log goes back; returns tried since the limit was last lowered. */
-	climbs: number;
-	returns: number;
-	/** The limit the climbs since it last changed started from (Infinity: none). */
-	climbedFrom: number;
-}
-
-/** What the log shows of the limit's past, up to the answer of `until` (by default, all). */
-function history(log: Start[], mostTaken: number, until?: Start): History {
-	let lastProbe: Start | undefined;
-	let lastChangeAt = -Infinity;
-	let stated: number | undefined;
-	let statedAt = -Infinity;
-	let loweredFrom = 0;
-	let probed = false;
-	let climbs = 0;
-	let changedAt = -Infinity;
-	let loweredAt = -Infinity;
-	for (const start of log) {
-		if (start.probe === 'climb') climbs++;
-		if (start.probe) lastProbe = start;
-		if (start.endedAt === undefined || start === until) continue;
-		if (start.stated !== undefined && start.endedAt > statedAt) {
-			[stated, statedAt] = [start.stated, start.endedAt];
-		}
-		if (start.probe && start.outcome === 'accepted') [probed, loweredFrom] = [true, 0];
-		if (start.probe || start.changed) lastChangeAt = Math.max(lastChangeAt, start.endedAt);
-		if (start.changed) changedAt = Math.max(changedAt, start.endedAt);
-		if (start.changed === 'lowered') {
-			[loweredAt, loweredFrom] = [start.endedAt, Math.max(loweredFrom, start.limit)];
-		}
-	}
-	let returns = 0;
-	let climbedFrom = Infinity;
-	for (let i = log.length - 1; i >= 0 && log[i].at > Math.min(loweredAt, changedAt); i--) {
-		const start = log[i];
-		if (start.probe === 'return' && start.at > loweredAt) returns++;
-		if (start.probe === 'climb' && start.at > changedAt && start.outcome === 'accepted') {
-			climbedFrom = Math.min(climbedFrom, start.limit);
-		}
-	}
-	const best = probed ? loweredFrom : Math.max(loweredFrom, mostTaken);
-	return { lastProbe, lastChangeAt, stated, best, climbs, returns, climbedFrom };
 }
