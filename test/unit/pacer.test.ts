@@ -302,6 +302,64 @@ test('no start beyond a limit the API states: at it, nothing is refused', async 
 	expect(apiKey.rate).toBe(10);
 });
 
+/** An API key that learned a limit of 10 from a 429 that stated none, and a run on it. */
+async function learnedTen() {
+	const setup = apiKeyAndRun();
+	const { pacer } = setup;
+	for (let i = 0; i < 10; i++) pacer.finished((await pacer.nextStart())!, { kind: 'accepted' });
+	pacer.finished((await pacer.nextStart())!, { kind: 'throttled' });
+	expect(setup.apiKey.rate).toBe(10);
+	return setup;
+}
+
+test("paced, the starts within a window come at most at twice the limit's average pace", async () => {
+	const { pacer } = await learnedTen();
+	const starts = await startMany(pacer, 15); // within 2 s: no climb yet
+	for (let i = 1; i < starts.length; i++)
+		expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(50);
+});
+
+test('one probe at a time: while one is unanswered, the starts stay within the limit', async () => {
+	const { clock, pacer } = await learnedTen();
+	clock.time += 3000;
+	const probe = await acceptUntilProbe(pacer);
+	const meanwhile = [];
+	for (let i = 0; i < 15; i++) {
+		const start = (await pacer.nextStart())!;
+		meanwhile.push(start);
+		pacer.finished(start, { kind: 'accepted' });
+	}
+	expect(meanwhile.filter((start) => start.probe)).toEqual([]);
+	pacer.finished(probe, { kind: 'throttled' });
+});
+
+test('while climbs go through, each goes one higher as soon as the window is full again', async () => {
+	const { apiKey, clock, pacer } = await learnedTen();
+	clock.time += 3000;
+	const probes = [];
+	for (let climb = 1; climb <= 3; climb++) {
+		const probe = await acceptUntilProbe(pacer);
+		probes.push(probe.at);
+		pacer.finished(probe, { kind: 'accepted' });
+		expect(apiKey.rate).toBe(10 + climb);
+	}
+	for (const gap of gaps(probes)) expect(gap).toBeLessThanOrEqual(1000);
+});
+
+test('what the API says remains holds probes until its reset, not the starts within the limit', async () => {
+	const { clock, pacer } = await learnedTen();
+	clock.time += 3000; // a climb would be due
+	const startedAt = clock.time;
+	const starts = [];
+	for (let i = 0; i < 20; i++) {
+		const start = (await pacer.nextStart())!;
+		starts.push(start);
+		pacer.finished(start, { kind: 'accepted', headers: { remaining: 0, resetMs: 5000 } });
+	}
+	expect(starts.filter((start) => start.probe)).toEqual([]);
+	expect(starts[19].at - startedAt).toBeLessThan(5000); // paced at 10/s, not held
+});
+
 test('a 429 for a request sent after the limit last changed lowers it, however slow round trips once were', async () => {
 	const { clock, apiKey, pacer } = apiKeyAndRun();
 	const slow = (await pacer.nextStart())!;
@@ -368,7 +426,7 @@ test('rate headers: X-RateLimit-* or the IETF draft RateLimit-*, a reset in seco
 	).toEqual({ limit: undefined, remaining: undefined, resetMs: undefined });
 });
 
-describe('one apiKey, several runs at once', () => {
+describe('one API key, several runs at once', () => {
 	test('their starts together never exceed the limit, and the run served longest ago goes first', async () => {
 		const { clock, apiKey, run } = apiKeyAndRun();
 		const batch = run();
@@ -508,7 +566,7 @@ describe('300 requests against an API limiting them per rolling second, Concurre
 	});
 });
 
-describe('two queue-mode workers on one apiKey, each its own pacer (300 payments each, 50/s, 20 ms away)', () => {
+describe('two queue-mode workers on one API key, each its own pacer (300 payments each, 50/s, 20 ms away)', () => {
 	test.each(['on429', 'always', 'none'] as const)(
 		'the API saying its limit %s: within 1.10× the floor, at most 2.5 %% refused',
 		async (headers) => {
