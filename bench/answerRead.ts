@@ -30,11 +30,15 @@ const SIDES: Array<[name: string, label: string]> = [
 	['text', 'text, the execution’s signal only (before issue 30)'],
 	['textTimeoutEach', 'text, one `AbortSignal.timeout` per request (issue 30 as first built)'],
 	['textShared', 'text, the shared deadline (attempts within 50 ms share one timeout signal)'],
-	['streamShared', '**streamed and bounded by `readBody`, the shared deadline (the node today)**'],
+	[
+		'streamShared',
+		'**streamed and bounded by `readBoundedBody`, the shared deadline (the node today)**',
+	],
 ];
 
 export async function run(): Promise<string> {
-	if (!existsSync(join(PACKAGE_DIST, 'nodes/PartnerLogistics/pipeline/request/answer.js'))) {
+	const requestRoom = join(PACKAGE_DIST, 'nodes/PartnerLogistics/pipeline/request');
+	if (!['answerBounds.js', 'answer.js'].some((file) => existsSync(join(requestRoom, file)))) {
 		throw new Error('answerRead reads the built package: run `npm run build` first');
 	}
 	const server = createServer((request, response) => {

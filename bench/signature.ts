@@ -2,7 +2,7 @@
 // createHmac over the same bytes. Run alone: npx ts-node --transpile-only bench/signature.ts
 import { createHmac, randomBytes } from 'node:crypto';
 
-import { deriveKeys } from '../nodes/PartnerLogistics/webhook/signingKeys';
+import { deriveHmacKeys } from '../nodes/PartnerLogistics/webhook/hmacKeys';
 import { resolveSettings } from '../nodes/PartnerLogistics/webhook/settings';
 import {
 	verifyDelivery,
@@ -87,17 +87,20 @@ export async function run(): Promise<string> {
 	// Inputs are built once, as the trigger has them in hand when it verifies: keys derived when
 	// the credential was read, kept in its secret cache.
 	const timed = { rawBody: body, toleranceSeconds: 300, now };
-	const standard = { ...timed, headers, keys: deriveKeys([whsec], 'standardWebhooks') };
+	const standard = { ...timed, headers, hmacKeys: deriveHmacKeys([whsec], 'standardWebhooks') };
 	const rotation = {
 		...timed,
 		headers,
-		keys: deriveKeys([`whsec_${randomBytes(32).toString('base64')}`, whsec], 'standardWebhooks'),
+		hmacKeys: deriveHmacKeys(
+			[`whsec_${randomBytes(32).toString('base64')}`, whsec],
+			'standardWebhooks',
+		),
 	};
-	const stripeInput = { ...timed, header: stripe, keys: deriveKeys([plain], 'text') };
+	const stripeInput = { ...timed, header: stripe, hmacKeys: deriveHmacKeys([plain], 'text') };
 	const hmacInput = {
 		rawBody: body,
 		header: hmacHeader,
-		keys: deriveKeys([plain], 'text'),
+		hmacKeys: deriveHmacKeys([plain], 'text'),
 		algorithm: 'sha256' as const,
 		encoding: 'hex' as const,
 		prefix: 'sha256=',
@@ -107,7 +110,7 @@ export async function run(): Promise<string> {
 	if (!resolved.ok) throw new Error(resolved.problem);
 	const delivery = { rawBody: body, headers };
 	// The trigger hands over the keys its secret cache holds, the same ones each time.
-	const cachedKeys = deriveKeys([whsec], 'standardWebhooks');
+	const cachedKeys = deriveHmacKeys([whsec], 'standardWebhooks');
 
 	// [name, check, held to MAX_RATIO]
 	const cases: Array<[string, () => { ok: boolean }, boolean]> = [
@@ -127,7 +130,7 @@ export async function run(): Promise<string> {
 		[
 			'Standard Webhooks, the delivery just after the sender switched secrets',
 			() => {
-				rotation.keys.first = 0;
+				rotation.hmacKeys.first = 0;
 				return verifyStandardWebhook(rotation);
 			},
 			false,

@@ -62,7 +62,7 @@ export class PartnerLogisticsApi implements ICredentialType {
 
 	/**
 	 * A function, not n8n's `{{$credentials.apiKey}}` template: n8n evaluates a template on every
-	 * request, about a millisecond per item in a 1,000-item batch (README: Benchmarks).
+	 * request, about a millisecond per item in a 1,000-item batch (docs/benchmarks.md).
 	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
@@ -75,5 +75,6 @@ export class PartnerLogisticsApi implements ICredentialType {
 	}
 
 	// No declarative `test` request: n8n would send it itself and follow redirects with the key.
-	// The nodes name their own test instead (`testedBy: 'testApiKey'`, methods/testApiKey.ts).
+	// The nodes name their own test instead (`testedBy: 'testApiKey'`,
+	// nodes/PartnerLogistics/methods/testApiKey.ts).
 }

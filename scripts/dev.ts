@@ -17,6 +17,8 @@ import {
 	mcpPreviewUrl,
 	mcpServerUrl,
 	newSigningSecret,
+	sandboxCredential,
+	templateWorkflow,
 	TRIGGER_WORKFLOW_IDS,
 	triggerUrl,
 	WORKFLOW_IDS,
@@ -33,6 +35,13 @@ import { PLAYGROUND_OWNER, playgroundDir, playgroundPorts } from './playground';
  * chat/assistant page when that module is on); the workflow list is where the samples are.
  */
 const WORKFLOWS_PAGE = '/home/workflows';
+
+/**
+ * The playground's own sample, not one of the suite's workflows (test/e2e/workflows): the docs'
+ * template of money tools behind n8n's human review (docs/ai-agents.md). It needs a chat model
+ * and an SMTP account the playground does not have, so no spec runs it; it is there to be opened.
+ */
+const MONEY_TOOLS_REVIEW = { id: 'plWfMoneyReview1', file: 'money-tools-human-review.json' };
 
 /** Settings kept across restarts, so stored credentials stay decryptable and links stay valid. */
 interface PlaygroundState {
@@ -177,7 +186,14 @@ async function main() {
 			const watched = await seedSampleRecords(sandbox);
 			return {
 				credentials: credentialsFor(sandbox, state.signingSecret, ['full']),
-				workflows: firstRun ? loadWorkflows(sandbox, undefined, watched) : [],
+				workflows: firstRun
+					? [
+							...loadWorkflows(sandbox, undefined, watched),
+							templateWorkflow(MONEY_TOOLS_REVIEW.file, MONEY_TOOLS_REVIEW.id, {
+								partnerLogisticsApi: sandboxCredential,
+							}),
+						]
+					: [],
 				activate: firstRun ? TRIGGER_WORKFLOW_IDS : [],
 			};
 		},
@@ -230,6 +246,10 @@ async function main() {
 		[WORKFLOW_IDS.eventsHmac, 'receive HMAC-signed events (active)'],
 		[WORKFLOW_IDS.mcpTools, 'tools for AI agents: an MCP server (active)'],
 		[WORKFLOW_IDS.mcpPreview, 'preview tools for AI agents: Dry Run on (active)'],
+		[
+			MONEY_TOOLS_REVIEW.id,
+			'an AI agent whose bookings and payments wait for approval (your chat model and SMTP)',
+		],
 		[
 			WORKFLOW_IDS.supportCaseWatch,
 			'watch support cases by polling (publish it, then open a case)',

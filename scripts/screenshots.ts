@@ -92,6 +92,11 @@ async function openWorkflow(page: Page, id: string) {
 /** Searches the node panel for the package, as someone who just installed it would. */
 async function searchNodePanel(page: Page) {
 	await page.locator('[data-test-id="node-creator-plus-button"]').click();
+	await typePackageName(page);
+}
+
+/** Types the package's name into the open node panel and waits for its entry. */
+async function typePackageName(page: Page) {
 	await page.keyboard.type('Partner Logistics');
 	await page
 		.locator('[data-test-id="node-creator-item-name"]', { hasText: 'Partner Logistics' })
@@ -125,11 +130,7 @@ async function inScratchWorkflow(page: Page, shoot: () => Promise<void>) {
 /** Adds Partner Logistics › Quote › Create from the node panel; n8n opens its panel. */
 async function addQuoteCreate(page: Page) {
 	await page.locator('[data-test-id="canvas-add-button"]').click();
-	await page.keyboard.type('Partner Logistics');
-	await page
-		.locator('[data-test-id="node-creator-item-name"]', { hasText: 'Partner Logistics' })
-		.first()
-		.waitFor();
+	await typePackageName(page);
 	await page.keyboard.press('Enter');
 	// On an empty canvas n8n shows the package's triggers first and folds its actions away.
 	await page.getByText(/^Actions \(\d+\)$/).click();
@@ -245,7 +246,7 @@ async function triggerProductionUrl(page: Page) {
 		.dblclick();
 	const ndv = page.locator('[data-test-id="ndv"]');
 	// n8n folds the webhook URLs away and shows the Test URL first.
-	await ndv.getByText('Webhook URLs').click();
+	await ndv.getByText('Webhook URLs', { exact: true }).click();
 	await ndv.getByText('Production URL', { exact: true }).click();
 	await ndv.getByText(TRIGGERS.standardWebhooks.webhookId).first().waitFor();
 	await settle(page);
@@ -255,15 +256,9 @@ async function triggerProductionUrl(page: Page) {
 /** The direct booking sample after "Execute workflow": every node green, items counted. */
 async function finishedBooking(page: Page) {
 	await openWorkflow(page, WORKFLOW_IDS.directBooking);
-	await page.locator('[data-test-id="execute-workflow-button"]').click();
 	// Every node but the sticky note shows a green tick once the run is over.
 	const nodes = await page.locator('[data-test-id="canvas-node"]').count();
-	const success = '[data-test-id="canvas-node-status-success"]';
-	await page.waitForFunction(
-		`document.querySelectorAll('${success}').length >= ${nodes - 1}`,
-		undefined,
-		{ timeout: 60_000 },
-	);
+	await executeWorkflow(page, nodes - 1);
 	await page.getByText('Workflow executed successfully').waitFor();
 	await page.waitForTimeout(800);
 	await page.screenshot({ path: join(docs, 'booking-workflow.png') });
@@ -273,6 +268,75 @@ async function finishedBooking(page: Page) {
 	await page.getByText('SUCCEEDED').first().waitFor();
 	await page.waitForTimeout(800);
 	await page.screenshot({ path: join(docs, 'booking-payment-output.png') });
+}
+
+/**
+ * The README's "Your first quote and booking", done as written in a new workflow: Add first step ›
+ * Trigger manually, then the actions Create a quote (a CLICK route typed in) and Create a booking
+ * with its defaults untouched, Execute workflow; the picture is the booking's output.
+ */
+async function firstBooking(page: Page) {
+	await inScratchWorkflow(page, async () => {
+		await page.locator('[data-test-id="canvas-add-button"]').click();
+		await page.keyboard.type('Trigger manually');
+		await page.getByText('Trigger manually', { exact: true }).first().click();
+		await page.locator('[data-test-id="canvas-node"]').first().waitFor();
+		await closePanel(page);
+		await addAction(page, 'Create a quote');
+		await page.locator('[data-test-id="parameter-input-serviceType"]').waitFor();
+		const route: Array<[string, string]> = [
+			['pickupAddress', '12 Allen Avenue, Ikeja, Lagos'],
+			['pickupLatitude', '6.6018'],
+			['pickupLongitude', '3.3515'],
+			['dropoffAddress', '5 Admiralty Way, Lekki, Lagos'],
+			['dropoffLatitude', '6.4474'],
+			['dropoffLongitude', '3.4728'],
+		];
+		for (const [parameter, value] of route) {
+			const input = page.locator(`[data-test-id="parameter-input-${parameter}"] input`).first();
+			await input.fill(value);
+			await input.press('Tab');
+		}
+		await closePanel(page);
+		await addAction(page, 'Create a booking');
+		await page.locator('[data-test-id="parameter-input-quoteId"]').waitFor();
+		await closePanel(page);
+		await executeWorkflow(page, 3);
+		await page.locator('[data-test-id="canvas-node"]', { hasText: 'Create a booking' }).dblclick();
+		await page
+			.getByText(/bk_\d+/)
+			.first()
+			.waitFor();
+		await settle(page);
+		await page.screenshot({ path: join(docs, 'first-booking.png') });
+	});
+}
+
+/** Clicks Execute workflow and waits until `nodes` nodes show their green tick. */
+async function executeWorkflow(page: Page, nodes: number) {
+	await page.locator('[data-test-id="execute-workflow-button"]').click();
+	const success = '[data-test-id="canvas-node-status-success"]';
+	await page.waitForFunction(
+		`document.querySelectorAll('${success}').length >= ${nodes}`,
+		undefined,
+		{ timeout: 60_000 },
+	);
+}
+
+/** Adds an action of the package after the last node, from its output's + in the canvas. */
+async function addAction(page: Page, action: string) {
+	await page.locator('[data-test-id="canvas-handle-plus"]').last().click();
+	await typePackageName(page);
+	await page.keyboard.press('Enter');
+	await page.getByText(action, { exact: true }).click();
+}
+
+/** Closes the node's panel with its close button, back to the canvas. */
+async function closePanel(page: Page) {
+	const ndv = page.locator('[data-test-id="ndv"]');
+	if (await ndv.isVisible())
+		await page.locator('[data-test-id="ndv-close-button"]').first().click();
+	await ndv.waitFor({ state: 'hidden' });
 }
 
 /** The AI tools sample: the MCP Server Trigger with three Partner Logistics tools on its Tools input. */
@@ -295,6 +359,7 @@ const SHOTS: Record<string, (page: Page) => Promise<void>> = {
 	'trigger-production-url': triggerProductionUrl,
 	'booking-workflow': finishedBooking,
 	'mcp-tools-workflow': mcpToolsWorkflow,
+	'first-booking': firstBooking,
 };
 
 async function main() {

@@ -4,15 +4,22 @@
 // order rotating, and measures the CPU this process spent. Plain JavaScript, like the transport floor.
 'use strict';
 
+const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 
 const { RUNTIME_MODULES, PACKAGE_DIST, TARGET, ROUNDS, WARMUP } = process.env;
 const { httpRequest } = require(
 	join(RUNTIME_MODULES, '@n8n/backend-network/dist/http/axios/request.js'),
 );
-const { Deadlines, readBody } = require(
-	join(PACKAGE_DIST, 'nodes/PartnerLogistics/pipeline/request/answer.js'),
-);
+// The answer bounds of either build: answer.js (readBody, Deadlines.next) until issue 36 named
+// them answerBounds.js (readBoundedBody, Deadlines.start), so the two can be measured in turn.
+const requestRoom = join(PACKAGE_DIST, 'nodes/PartnerLogistics/pipeline/request');
+const bounds = existsSync(join(requestRoom, 'answerBounds.js'))
+	? require(join(requestRoom, 'answerBounds.js'))
+	: require(join(requestRoom, 'answer.js'));
+const { Deadlines } = bounds;
+const readBoundedBody = bounds.readBoundedBody ?? bounds.readBody;
+const startOf = (deadlines) => (deadlines.start ?? deadlines.next).call(deadlines);
 
 const REQUESTS = 1000;
 const IN_FLIGHT = 20;
@@ -49,19 +56,19 @@ const SIDES = {
 		(await httpRequest(options('text', AbortSignal.timeout(TIMEOUT_MS)))).body,
 	// Today's deadline alone: attempts starting within 50 ms share one timeout signal.
 	textShared: async (deadlines) => {
-		const attempt = deadlines.next();
+		const attempt = startOf(deadlines);
 		try {
 			return (await httpRequest(options('text', attempt.signal))).body;
 		} finally {
 			attempt.release();
 		}
 	},
-	// What the node does today: the shared deadline, the body streamed and bounded (readBody).
+	// What the node does today: the shared deadline, the body streamed and bounded (readBoundedBody).
 	streamShared: async (deadlines) => {
-		const attempt = deadlines.next();
+		const attempt = startOf(deadlines);
 		try {
 			const response = await httpRequest(options('stream', attempt.signal));
-			return await readBody(response.body, attempt.signal);
+			return await readBoundedBody(response.body, attempt.signal);
 		} finally {
 			attempt.release();
 		}

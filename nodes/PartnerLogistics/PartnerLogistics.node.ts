@@ -14,12 +14,7 @@ import {
 } from './descriptions/resource';
 import { searchHubs } from './methods/searchHubs';
 import { testApiKey } from './methods/testApiKey';
-import {
-	optionsDescription,
-	requestOptionsDescription,
-	runOperation,
-	selectedOperation,
-} from './pipeline';
+import { optionsDescription, runOperation, selectedOperation } from './pipeline';
 import { RESOURCES } from './resources';
 
 export class PartnerLogistics implements INodeType {
@@ -46,7 +41,6 @@ export class PartnerLogistics implements INodeType {
 			resourcePicker(RESOURCES, 'quote'),
 			...RESOURCES.flatMap(resourceProperties),
 			...optionsDescription(readOnlyOperationValues(RESOURCES)),
-			requestOptionsDescription,
 		],
 	};
 
@@ -56,7 +50,7 @@ export class PartnerLogistics implements INodeType {
 	 * Every path n8n runs the node through (a workflow run, an execution retry, a call as an AI
 	 * Agent or MCP tool) calls `execute`, and every operation runs through the one pipeline
 	 * (pipeline/run.ts). n8n's routing engine is never used: it evaluates every parameter of
-	 * every item before the first request and sends all items at once (README: Architecture).
+	 * every item before the first request and sends all items at once (docs/architecture.md).
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const { resource, spec } = selectedOperation(this, RESOURCES);

@@ -78,11 +78,11 @@ export class PartnerLogisticsTrigger implements INodeType {
 		const { settings } = configured;
 
 		const credential = credentialOf(this, settings.signatureScheme);
-		const keys = await secretCache.keys(credential, test ? 'fresh' : 'delivery');
-		if (!keys.ok) return misconfigured(this, keys.problem);
+		const hmacKeys = await secretCache.hmacKeys(credential, test ? 'fresh' : 'delivery');
+		if (!hmacKeys.ok) return misconfigured(this, hmacKeys.problem);
 
 		const delivery = await readDelivery(this);
-		const verification = await secretCache.verify(credential, keys, (signing) =>
+		const verification = await secretCache.verify(credential, hmacKeys, (signing) =>
 			verifyDelivery(settings, delivery, signing),
 		);
 		if ('problem' in verification) return misconfigured(this, verification.problem);
@@ -134,8 +134,8 @@ async function checkConfiguration(context: IHookFunctions): Promise<boolean> {
 	const configured = readSettings(context);
 	if (!configured.ok) throw new NodeOperationError(context.getNode(), configured.problem);
 	const credential = credentialOf(context, configured.settings.signatureScheme);
-	const keys = await secretCache.keys(credential, 'fresh');
-	if (!keys.ok) throw new NodeOperationError(context.getNode(), keys.problem);
+	const hmacKeys = await secretCache.hmacKeys(credential, 'fresh');
+	if (!hmacKeys.ok) throw new NodeOperationError(context.getNode(), hmacKeys.problem);
 	return true;
 }
 

@@ -228,9 +228,10 @@ function retryData(failed: IRun, workflow: Workflow): IRunExecutionData {
 /** Runs one Partner Logistics node on the given items. */
 export async function runNode(
 	parameters: INodeParameters,
-	options: Omit<RunOptions, 'nodes'> & { settings?: HarnessNode['settings'] },
+	options: Omit<RunOptions, 'nodes'> & Pick<HarnessNode, 'id' | 'settings'>,
 ): Promise<RunResult> {
-	return await runWorkflow({ ...options, nodes: [{ parameters, settings: options.settings }] });
+	const { id, settings } = options;
+	return await runWorkflow({ ...options, nodes: [{ id, parameters, settings }] });
 }
 
 /**

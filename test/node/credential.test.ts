@@ -155,7 +155,13 @@ describe('credential test: nothing but the list of hubs passes, and the key stay
 		);
 		// n8n's own timer and the attempt's deadline end at the same moment: either names it a timeout.
 		expect(['ETIMEDOUT', 'ECONNABORTED']).toContain((exchange as { fault: string }).fault);
-		expect(testAnswer({ kind: 'fault', code: 'ETIMEDOUT' })).toBe(
+		const fault = {
+			kind: 'fault',
+			code: 'ETIMEDOUT',
+			timeoutMs: 15_000,
+			unreachable: false,
+		} as const;
+		expect(testAnswer(fault)).toBe(
 			'No answer from the API within 15 s (timeout) (ETIMEDOUT). Try the test again; if it keeps failing, check the Base URL.',
 		);
 	});

@@ -80,16 +80,11 @@ describe('a dry run leaves nothing behind', () => {
 
 describe('a dry run sends nothing and outputs each request', () => {
 	test('quotes mapped from rows: the previews are what the real run then sends, byte for byte', async () => {
-		const continueOnFail = { onError: 'continueRegularOutput' as const };
-		const preview = await runAgainst(sandbox, dry(quoteFromRows), {
-			input: rows,
-			settings: continueOnFail,
-		});
+		// One node of one workflow, previewed, then run for real.
+		const node = { id: 'quote-node', settings: { onError: 'continueRegularOutput' as const } };
+		const preview = await runAgainst(sandbox, dry(quoteFromRows), { input: rows, ...node });
 		expect(preview.requests).toEqual([]);
-		const real = await runAgainst(sandbox, quoteFromRows, {
-			input: rows,
-			settings: continueOnFail,
-		});
+		const real = await runAgainst(sandbox, quoteFromRows, { input: rows, ...node });
 		expect(real.requests).toHaveLength(2);
 
 		// The bad row fails with the same words in both, and is paired with its input.
@@ -109,15 +104,13 @@ describe('a dry run sends nothing and outputs each request', () => {
 				'Idempotency-Key': json.idempotencyKey,
 				'X-SVC-API-Key': '[redacted]',
 			});
-			expect(json.idempotencyKeyMadeOf).toMatch(/^this execution and item \d: a real run keys/);
+			expect(json.idempotencyKeyMadeOf).toMatch(
+				/^these input items and item \d: a real run sends this key, and so does its Retry$/,
+			);
 		}
 		expect(JSON.stringify(preview.items)).not.toContain(sandbox.keys.full);
-		// A creation's key is the execution's: the real run's keys are its own.
-		expect(real.requests.map(sentOf)).toEqual(
-			previews
-				.map(previewOf)
-				.map((sent, index) => ({ ...sent, key: sentOf(real.requests[index]).key })),
-		);
+		// A creation's key is made of the run's input: the real run sends the previewed keys.
+		expect(real.requests.map(sentOf)).toEqual(previews.map(previewOf));
 	});
 
 	test('bookings and payments: the same Idempotency-Key as the real run, and what it is made of', async () => {

@@ -187,11 +187,11 @@ test('a retry whose items changed since: each 409 says the key holds the first r
 	expect(conflicts).toHaveLength(4);
 	for (const { json, error } of conflicts) {
 		expect(json.error).toMatch(
-			/^Conflict \(409\): the execution this one retries already sent this item under the same Idempotency-Key with other values\. .*retry with the original workflow/,
+			/^Conflict \(409\): the retried execution sent this item with other values\. Retry with the original workflow\.$/,
 		);
 		// A booking's key is its quote's in every execution: running again would not help.
 		expect((error as NodeApiError).description).toMatch(
-			/To send the new values as a new request, set Options › Idempotency Key \(the default key is derived from Quote ID qt_\d+, the same in every execution\)\. The API answered 409/,
+			/^It sent it under the same Idempotency-Key; .*To send the new values as a new request, set Options › Idempotency Key \(the default key is derived from Quote ID qt_\d+, the same in every execution\)\. The API answered 409/,
 		);
 	}
 	// The refused order, never done, is booked with the new values under a fresh key.
@@ -282,5 +282,71 @@ describe.each([
 		expect(fresh.replayed).toBeUndefined();
 		expect(keyOf(fresh)).not.toBe(keyOf(refused));
 		expect(fresh.body).toEqual(refused.body);
+	});
+});
+
+describe('n8n died mid-batch: its Retry is handed the input, and nothing the node wrote', () => {
+	const QUOTES = '/partner-api/booking-quotes';
+	const quotePosts = () => sandbox.requests({ method: 'POST', path: QUOTES });
+	const quotes = () => sandbox.admin.state().A.quotes;
+
+	/** The saved execution as n8n has it after a kill: the node's context was never saved. */
+	function crashed(failed: IRun, nodeName: string): IRun {
+		const saved = JSON.parse(JSON.stringify(failed)) as IRun;
+		delete saved.data.executionData!.contextData[`node:${nodeName}`];
+		return saved;
+	}
+
+	test('five quotes, the batch cut short: the Retry makes each quote once, and outputs all five', async () => {
+		sandbox.admin.reset();
+		sandbox.admin.setFaults({ failNext: [{ status: 500, method: 'POST', path: QUOTES }] });
+		const first = await runWorkflow({
+			nodes: [QUOTE, BOOK],
+			input: ORDERS,
+			credentials: credentialsFor(sandbox),
+		});
+		sandbox.admin.setFaults({});
+		expect(first.error('Quote')?.message).toMatch(/\(500\)/);
+		const made = quotePosts().filter((post) => post.status < 300);
+		expect(made.length).toBeGreaterThan(0);
+		expect(made.length).toBeLessThan(ORDERS.length);
+
+		const retried = await retry(crashed(first.run, 'Quote'));
+		expect(retried.error('Book')).toBeUndefined();
+		// The quotes made before the cut were answered again under their keys, none made twice.
+		const again = quotePosts();
+		expect(again.filter((post) => post.replayed).map(keyOf)).toEqual(
+			expect.arrayContaining(made.map(keyOf)),
+		);
+		expect(again.filter((post) => post.replayed)).toHaveLength(made.length);
+		expect(quotes()).toHaveLength(ORDERS.length);
+		expect(retried.output('Quote').map((item) => item.pairedItem)).toEqual(
+			ORDERS.map((_, item) => ({ item })),
+		);
+		expect(bookings()).toHaveLength(ORDERS.length);
+	});
+
+	test('a later run of the same rows, once a run finished, makes new quotes', async () => {
+		sandbox.admin.reset();
+		const run = async () =>
+			await runWorkflow({ nodes: [QUOTE], input: ORDERS, credentials: credentialsFor(sandbox) });
+		expect((await run()).error('Quote')).toBeUndefined();
+		expect((await run()).error('Quote')).toBeUndefined();
+		expect(quotes()).toHaveLength(2 * ORDERS.length);
+		expect(new Set(quotePosts().map(keyOf)).size).toBe(2 * ORDERS.length);
+	});
+
+	test('a new run of the rows of a run that failed (not its Retry) finishes its work: none twice', async () => {
+		sandbox.admin.reset();
+		sandbox.admin.setFaults({ failNext: [{ status: 500, method: 'POST', path: QUOTES }] });
+		const input = ORDERS.map((_, order) => ({ order }));
+		const run = async () =>
+			await runWorkflow({ nodes: [QUOTE], input, credentials: credentialsFor(sandbox) });
+		expect((await run()).error('Quote')?.message).toMatch(/\(500\)/);
+		sandbox.admin.setFaults({});
+		const again = await run();
+		expect(again.error('Quote')).toBeUndefined();
+		expect(again.output('Quote')).toHaveLength(ORDERS.length);
+		expect(quotes()).toHaveLength(ORDERS.length);
 	});
 });

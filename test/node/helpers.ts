@@ -12,12 +12,13 @@ export const credentialsFor = (sandbox: Sandbox, key = sandbox.keys.full) => ({
 export async function runAgainst(
 	sandbox: Sandbox,
 	parameters: INodeParameters,
-	options: { input?: IDataObject[]; key?: string; settings?: HarnessNode['settings'] } = {},
+	options: { input?: IDataObject[]; key?: string } & Pick<HarnessNode, 'id' | 'settings'> = {},
 ) {
 	sandbox.clearLog();
 	const result = await runNode(parameters, {
 		credentials: credentialsFor(sandbox, options.key),
 		input: options.input,
+		id: options.id,
 		settings: options.settings,
 	});
 	return {

@@ -42,7 +42,7 @@ test('follows no redirect with the key, and refuses a page that is not JSON', as
 	expect(sandbox.redirectTarget.requests()).toEqual([]);
 	sandbox.admin.setFaults({ failNext: [{ kind: 'html200', path: '/partner-api/hubs' }] });
 	await expect(listSearch('searchHubs', { credentials })).rejects.toThrow(
-		/^Could not load hubs: The API answered 200 with a body that is not JSON where the list of hubs was expected/,
+		/^Could not load hubs: The API answered 200 with a non-JSON body where the list of hubs was expected/,
 	);
 	sandbox.admin.setFaults({});
 });

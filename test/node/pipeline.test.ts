@@ -36,7 +36,7 @@ describe('transport safety', () => {
 			expect(items).toEqual([]);
 			expect(error?.message).toMatch(
 				new RegExp(
-					`^The API answered with a redirect \\(${status}\\) to ${sandbox.redirectTarget.origin}/api/v1/partner-api/booking-quotes, which was not followed`,
+					`^The API answered with a redirect \\(${status}\\) to ${sandbox.redirectTarget.origin}/api/v1/partner-api/booking-quotes, not followed so the API key stays here`,
 				),
 			);
 			expect(requests).toHaveLength(1);
@@ -50,7 +50,7 @@ describe('transport safety', () => {
 		expect(items).toEqual([]);
 		expect(requests).toHaveLength(1);
 		expect(error?.message).toMatch(
-			/^The API answered 200 with a body that is not JSON where a JSON record was expected/,
+			/^The API answered 200 with a non-JSON body where a JSON record was expected/,
 		);
 		expect(error?.description).toMatch(
 			/The API answered 200 with: an HTML page titled "Partner Logistics \| Sign in"$/,
@@ -169,7 +169,7 @@ describe('retries the Idempotency-Key makes safe', () => {
 		expect(Date.now() - started).toBeLessThan(5000);
 		expect(requests).toHaveLength(1);
 		expect(error?.message).toMatch(
-			/^The API asked to wait 120 s before trying again \(Retry-After\), longer than the 60 s this node waits\. Try again after \d\d:\d\d:\d\d UTC\.$/,
+			/^The API asked to wait 120 s \(Retry-After\), longer than the 60 s this node waits\. Try again after \d\d:\d\d:\d\d UTC\.$/,
 		);
 		expect((error as NodeApiError).description).toMatch(/^Nothing more was sent for this item\./);
 		expect(error?.message).not.toMatch(/Max Retries/);

@@ -400,7 +400,10 @@ describe('what the user reads, and what the user can still choose', () => {
 		expect(other.posts.map((post) => post.status)).toEqual([409]);
 		const [conflict] = other.result.output();
 		expect(conflict.json.error).toBe(
-			`Conflict (409): This Idempotency-Key was already used for a different request (method, path or body). Use a new key for a new request. To send other values for Booking ID ${bookingId} as a new request, set Options › Idempotency Key.`,
+			`Conflict (409). To send other values for Booking ID ${bookingId} as a new request, set Options › Idempotency Key.`,
+		);
+		expect((conflict.error as NodeApiError).description).toContain(
+			'The API answered 409 with: {"code":"IDEMPOTENCY_KEY_REUSED","message":"This Idempotency-Key was already used for a different request (method, path or body). Use a new key for a new request."',
 		);
 		expect((conflict.error as NodeApiError).description).toMatch(
 			new RegExp(

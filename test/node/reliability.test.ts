@@ -126,7 +126,10 @@ describe('Idempotency-Key', () => {
 			pickupAddress: 'Another street',
 			options,
 		});
-		expect(error?.message).toMatch(/^Conflict \(409\).*Idempotency-Key was already used/);
+		expect(error?.message).toMatch(
+			/^Conflict \(409\): This Idempotency-Key was already used for a differ… Give each action/,
+		);
+		expect(error?.description).toContain('Idempotency-Key was already used');
 		expect(error?.description).toContain('IDEMPOTENCY_KEY_REUSED');
 	});
 });
@@ -200,7 +203,9 @@ describe('each API status becomes an error that says what to do', () => {
 		expect(error?.message).toMatch(
 			/^The API refused the request as invalid \(400\): .+ \[field: pickupHubId\]/,
 		);
-		expect(error?.description).toMatch(/^The API answered 400 with: \{"code":"UNKNOWN_HUB"/);
+		expect(error?.description).toMatch(
+			/^Correct the value and run again\. The API answered 400 with: \{"code":"UNKNOWN_HUB"/,
+		);
 	});
 
 	test('401: the credential to fix', async () => {
@@ -221,7 +226,7 @@ describe('each API status becomes an error that says what to do', () => {
 			{ key: sandbox.keys.noSupport },
 		);
 		expect(error?.message).toBe(
-			`This API key lacks the capability ${capability} (403). Ask your Partner Logistics contact to grant ${capability} to the key, or use a credential whose key has it.`,
+			`This API key lacks the capability ${capability} (403). Ask your Partner Logistics contact to grant it to the key.`,
 		);
 	});
 

@@ -135,9 +135,7 @@ describe('a tool call the API rate limits does not hold the agent', () => {
 		sandbox.admin.setFaults({ failNext: [{ status: 429, retryAfterSeconds: 30, path: QUOTES }] });
 		const tool = toolOf(quoteTool, { credentials: credentialsFor(sandbox) });
 		const started = Date.now();
-		await expect(tool.invoke(route)).rejects.toThrow(
-			/^The API asked to wait 30 s before trying again \(Retry-After\)/,
-		);
+		await expect(tool.invoke(route)).rejects.toThrow(/^The API asked to wait 30 s \(Retry-After\)/);
 		await expect(
 			toolOf(quoteTool, { credentials: credentialsFor(sandbox) }).invoke(route),
 		).resolves.toBeDefined();

@@ -190,13 +190,13 @@ describe('a bad item fails before any request, naming field, value and item', ()
 			'GO_BULK on the direct quote',
 			{ ...clickRoute, serviceType: '={{ $json.service }}' },
 			{ service: 'GO_BULK' },
-			/Service Type \(serviceType\) GO_BULK is not booked with a direct quote: use the Quote Request resource/,
+			/Service Type \(serviceType\) GO_BULK is not booked with a direct quote, got "GO_BULK"$/,
 		],
 		[
 			'HAUL on the direct quote',
 			{ ...clickRoute, serviceType: '={{ $json.service }}' },
 			{ service: 'HAUL' },
-			/Service Type \(serviceType\) HAUL is not booked with a direct quote: use the Haulage Quotation resource/,
+			/Service Type \(serviceType\) HAUL is not booked with a direct quote, got "HAUL"$/,
 		],
 		[
 			'a hub method without a hub',
@@ -234,6 +234,17 @@ describe('a bad item fails before any request, naming field, value and item', ()
 		expect(error?.message).toMatch(message);
 		expect(error?.message).toMatch(/^Item 1: /);
 		expect(requests).toEqual([]);
+	});
+
+	test.each([
+		['GO_BULK', 'Use the Quote Request resource (manual GO_BULK quotation) instead.'],
+		['HAUL', 'Use the Haulage Quotation resource (manual HAUL quotation) instead.'],
+	])('%s on the direct quote: the description says where it is booked', async (service, hint) => {
+		const parameters = { ...clickRoute, serviceType: '={{ $json.service }}' };
+		const { error } = await quoteWith(parameters, { service });
+		expect(error?.description).toBe(
+			`${hint} Nothing was sent to the API for this item. Correct the value and run again.`,
+		);
 	});
 });
 
@@ -276,8 +287,9 @@ describe('payments: only what the spec allows is ever sent', () => {
 			additionalFields: { extraBody: '{"paymentMethod": "CREDIT"}' },
 		});
 		expect(error?.message).toMatch(
-			/Extra Body Fields \(JSON\) \(extraBody\.paymentMethod\) conflicts with the value the node sends/,
+			/Extra Body Fields \(JSON\) \(extraBody\.paymentMethod\) conflicts with the value the node sends for paymentMethod \("SAVED_CARD"\), got "CREDIT"$/,
 		);
+		expect(error?.description).toMatch(/^Remove it from Extra Body Fields\. Nothing was sent/);
 		expect(requests).toEqual([]);
 	});
 
@@ -293,6 +305,7 @@ describe('payments: only what the spec allows is ever sent', () => {
 			additionalFields: { extraBody: extra },
 		});
 		expect(error?.message).toContain(`${field} must not be sent`);
+		expect(error?.description).toMatch(/^Clients never send card details, amounts/);
 		expect(error?.message).not.toMatch(/4242|receipt|PAID|1000/);
 		expect(requests).toEqual([]);
 	});
@@ -449,8 +462,9 @@ describe('Booking › Create checks the route against its quote', () => {
 			{ input: [{ orderId: 7 }] },
 		);
 		expect(error?.message).toMatch(
-			/Quoted Route \(quotedRoute\) is missing from the input item\. Put this node right after Quote › Create/,
+			/Quoted Route \(quotedRoute\) is missing from the input item, got nothing$/,
 		);
+		expect(error?.description).toMatch(/^Put this node right after Quote › Create/);
 		expect(requests).toEqual([]);
 	});
 

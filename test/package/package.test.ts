@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { PackageDirectoryLoader } from 'n8n-core';
 
 // These tests read dist/: `npm test` builds before running jest.
@@ -8,7 +8,7 @@ const root = join(__dirname, '..', '..');
 const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
 describe('the published package', () => {
-	test('npm pack ships only dist/, README, LICENSE and package.json', () => {
+	test('npm pack ships dist/, the README and the docs it links, LICENSE and package.json', () => {
 		const [pack] = JSON.parse(
 			execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
 				cwd: root,
@@ -22,14 +22,25 @@ describe('the published package', () => {
 				'README.md',
 				'LICENSE',
 				'package.json',
+				'CHANGELOG.md',
+				'CONTRIBUTING.md',
 				'dist/nodes/PartnerLogistics/PartnerLogistics.node.js',
 				'dist/credentials/PartnerLogisticsApi.credentials.js',
 				'dist/icons/partnerLogistics.svg',
 			]),
 		);
+		// The README renders on npm with no repository beside it: every page and picture of docs/
+		// travels with it, so its links open in the installed package and in npm's file view.
+		const docs = readdirSync(join(root, 'docs'), { recursive: true, withFileTypes: true })
+			.filter((entry) => entry.isFile())
+			.map((entry) => relative(root, join(entry.parentPath, entry.name)));
+		expect(docs.length).toBeGreaterThan(10);
+		expect(paths).toEqual(expect.arrayContaining(docs));
 		const strays = paths.filter(
 			(path) =>
-				!path.startsWith('dist/') && !['README.md', 'LICENSE', 'package.json'].includes(path),
+				!path.startsWith('dist/') &&
+				!docs.includes(path) &&
+				!['README.md', 'LICENSE', 'package.json', 'CHANGELOG.md', 'CONTRIBUTING.md'].includes(path),
 		);
 		expect(strays).toEqual([]);
 		expect(paths.filter((path) => /(^|\/)test\/|sandbox|\.test\./.test(path))).toEqual([]);

@@ -210,7 +210,7 @@ describe('IDs that fail', () => {
 		expect(logged).toHaveLength(1);
 		expect(logged[0]).toContain('2 of 3 quote requests could not be read');
 		expect(logged[0]).toContain(
-			`${trickling} (Could not check quote request ${trickling}: The API started answering and then stopped sending`,
+			`${trickling} (Could not check quote request ${trickling}: The API stopped sending partway`,
 		);
 		expect(logged[0]).toContain(
 			`${bomb} (Could not check quote request ${bomb}: The API's answer grew past the 100 MiB`,

@@ -1,5 +1,5 @@
 import {
-	deliveryKey,
+	deliveryId,
 	EventIdMemory,
 	isRedelivery,
 	MAX_REMEMBERED_EVENTS,
@@ -69,12 +69,12 @@ describe('rememberUntil', () => {
 	});
 });
 
-describe('deliveryKey', () => {
+describe('deliveryId', () => {
 	it('keys a delivery by its event id, or else by a digest of its body', () => {
 		const body = Buffer.from('{"a":1}');
-		expect(deliveryKey('evt_1', body)).toBe('evt_1');
-		expect(deliveryKey(null, body)).toBe(deliveryKey(null, Buffer.from('{"a":1}')));
-		expect(deliveryKey(null, body)).not.toBe(deliveryKey(null, Buffer.from('{"a":2}')));
+		expect(deliveryId('evt_1', body)).toBe('evt_1');
+		expect(deliveryId(null, body)).toBe(deliveryId(null, Buffer.from('{"a":1}')));
+		expect(deliveryId(null, body)).not.toBe(deliveryId(null, Buffer.from('{"a":2}')));
 	});
 });
 

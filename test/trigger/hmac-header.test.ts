@@ -1,4 +1,4 @@
-import { deriveKeys } from '../../nodes/PartnerLogistics/webhook/signingKeys';
+import { deriveHmacKeys } from '../../nodes/PartnerLogistics/webhook/hmacKeys';
 import { verifyHmacHeader } from '../../nodes/PartnerLogistics/webhook/signature';
 import { hmacOf } from './signers';
 
@@ -22,7 +22,7 @@ function verify(
 	return verifyHmacHeader({
 		rawBody: options.rawBody ?? body,
 		header,
-		keys: deriveKeys(options.secrets ?? [current], 'text'),
+		hmacKeys: deriveHmacKeys(options.secrets ?? [current], 'text'),
 		algorithm: options.algorithm ?? 'sha256',
 		encoding: options.encoding ?? 'hex',
 		prefix: options.prefix,

@@ -1,9 +1,9 @@
 // The secret cache's timing policy, on a clock the test moves: what the trigger reads from n8n's
 // credential store, and when, for deliveries signed by the Standard Webhooks reference library.
 import {
-	KEYS_REREAD_AFTER_MS,
-	KEYS_REUSED_FOR_MS,
-	type KeysWanted,
+	HMAC_KEYS_REREAD_AFTER_MS,
+	HMAC_KEYS_REUSED_FOR_MS,
+	type HmacKeysWanted,
 	SecretCache,
 	type SigningSecrets,
 	type TriggerCredential,
@@ -37,15 +37,15 @@ function trigger(stored: SigningSecrets, credential: Partial<TriggerCredential> 
 		save: (secrets: SigningSecrets) => (stored = secrets),
 		failReads: (error?: Error) => (failure = error),
 		/** The outcome of a delivery signed with `secret`: 'ok', a refusal reason, or a problem. */
-		deliver: async (secret: string, wanted: KeysWanted = 'delivery') => {
-			const keys = await cache.keys(subject, wanted);
-			if (!keys.ok) return keys.problem;
+		deliver: async (secret: string, wanted: HmacKeysWanted = 'delivery') => {
+			const hmacKeys = await cache.hmacKeys(subject, wanted);
+			if (!hmacKeys.ok) return hmacKeys.problem;
 			const headers = standardHeaders(secret, body, { timestamp: Math.floor(now / 1000) });
-			const verification = await cache.verify(subject, keys, (signing) =>
+			const verification = await cache.verify(subject, hmacKeys, (signing) =>
 				verifyStandardWebhook({
 					rawBody: Buffer.from(body),
 					headers,
-					keys: signing,
+					hmacKeys: signing,
 					toleranceSeconds: 300,
 					now,
 				}),
@@ -63,7 +63,7 @@ describe('SecretCache', () => {
 		const t = trigger({ webhookSigningSecret: secret });
 		for (let i = 0; i < 10; i++) expect(await t.deliver(secret)).toBe('ok');
 		expect(t.reads()).toBe(1);
-		t.advance(KEYS_REUSED_FOR_MS - 1);
+		t.advance(HMAC_KEYS_REUSED_FOR_MS - 1);
 		expect(await t.deliver(secret)).toBe('ok');
 		expect(t.reads()).toBe(1);
 		t.advance(1);
@@ -79,7 +79,7 @@ describe('SecretCache', () => {
 		const rotated = newWhsec();
 		t.save({ webhookSigningSecret: rotated, previousWebhookSigningSecret: secret });
 		expect(await t.deliver(rotated)).toBe('signature-mismatch');
-		t.advance(KEYS_REREAD_AFTER_MS - 1);
+		t.advance(HMAC_KEYS_REREAD_AFTER_MS - 1);
 		expect(await t.deliver(rotated)).toBe('signature-mismatch');
 		expect(t.reads()).toBe(1);
 		t.advance(1);
@@ -95,7 +95,7 @@ describe('SecretCache', () => {
 		expect(await t.deliver(secret)).toMatch(/Webhook Signing Secret is not a Standard Webhooks/);
 		expect(t.reads()).toBe(1);
 		t.save({ webhookSigningSecret: secret });
-		t.advance(KEYS_REREAD_AFTER_MS - 1);
+		t.advance(HMAC_KEYS_REREAD_AFTER_MS - 1);
 		expect(await t.deliver(secret)).toMatch(/not a Standard Webhooks secret/);
 		t.advance(1);
 		expect(await t.deliver(secret)).toBe('ok');
@@ -106,7 +106,7 @@ describe('SecretCache', () => {
 		const t = trigger({ webhookSigningSecret: secret });
 		expect(await t.deliver(secret)).toBe('ok');
 		t.save({ webhookSigningSecret: '' });
-		t.advance(KEYS_REREAD_AFTER_MS);
+		t.advance(HMAC_KEYS_REREAD_AFTER_MS);
 		expect(await t.deliver(newWhsec())).toMatch(/has no Webhook Signing Secret/);
 		// Broken now, also for deliveries signed with the secret it held.
 		expect(await t.deliver(secret)).toMatch(/has no Webhook Signing Secret/);
@@ -128,7 +128,7 @@ describe('SecretCache', () => {
 		const t = trigger({ webhookSigningSecret: secret });
 		expect(await t.deliver(secret)).toBe('ok');
 		expect(await t.deliver(secret, 'fresh')).toBe('ok');
-		expect(await t.cache.keys(t.credential, 'fresh')).toMatchObject({ ok: true });
+		expect(await t.cache.hmacKeys(t.credential, 'fresh')).toMatchObject({ ok: true });
 		expect(t.reads()).toBe(3);
 		expect(await t.deliver(newWhsec(), 'fresh')).toBe('signature-mismatch');
 		expect(t.reads()).toBe(4);
@@ -140,7 +140,7 @@ describe('SecretCache', () => {
 		const stripe = { ...t.credential, scheme: 'stripe' as const };
 		const other = { ...t.credential, id: 'credential-2' };
 		for (const credential of [stripe, other, stripe, other]) {
-			expect(await t.cache.keys(credential, 'delivery')).toMatchObject({ ok: true });
+			expect(await t.cache.hmacKeys(credential, 'delivery')).toMatchObject({ ok: true });
 		}
 		expect(t.reads()).toBe(3);
 		const unsaved = trigger({ webhookSigningSecret: secret }, { id: null });
@@ -151,9 +151,9 @@ describe('SecretCache', () => {
 
 	it('reads nothing for None', async () => {
 		const t = trigger({}, { scheme: 'none' });
-		expect(await t.cache.keys(t.credential, 'fresh')).toEqual({
+		expect(await t.cache.hmacKeys(t.credential, 'fresh')).toEqual({
 			ok: true,
-			keys: { keys: [], first: 0 },
+			hmacKeys: { bySecret: [], first: 0 },
 		});
 		expect(t.reads()).toBe(0);
 	});

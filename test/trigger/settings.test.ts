@@ -1,5 +1,8 @@
-import { standardWebhooksKey, textKey } from '../../nodes/PartnerLogistics/webhook/signingKeys';
-import { credentialKeys } from '../../nodes/PartnerLogistics/webhook/secrets';
+import {
+	standardWebhooksHmacKey,
+	textHmacKey,
+} from '../../nodes/PartnerLogistics/webhook/hmacKeys';
+import { credentialHmacKeys } from '../../nodes/PartnerLogistics/webhook/secrets';
 import { DEFAULT_OPTIONS, resolveSettings } from '../../nodes/PartnerLogistics/webhook/settings';
 import { checkTimestamp } from '../../nodes/PartnerLogistics/webhook/timestamp';
 
@@ -42,40 +45,45 @@ describe('resolveSettings', () => {
 	});
 });
 
-describe('credentialKeys', () => {
+describe('credentialHmacKeys', () => {
 	const secrets = (current: unknown, previous?: unknown) => ({
 		webhookSigningSecret: current,
 		previousWebhookSigningSecret: previous,
 	});
 
 	it('derives the current key first and skips an empty previous secret', () => {
-		expect(credentialKeys('standardWebhooks', secrets('whsec_AAAA', ''))).toEqual({
+		expect(credentialHmacKeys('standardWebhooks', secrets('whsec_AAAA', ''))).toEqual({
 			ok: true,
-			keys: { keys: [standardWebhooksKey('AAAA')], first: 0 },
+			hmacKeys: { bySecret: [standardWebhooksHmacKey('AAAA')], first: 0 },
 		});
-		expect(credentialKeys('stripe', secrets(' s1 ', 's0'))).toEqual({
+		expect(credentialHmacKeys('stripe', secrets(' s1 ', 's0'))).toEqual({
 			ok: true,
-			keys: { keys: [textKey('s1'), textKey('s0')], first: 0 },
+			hmacKeys: { bySecret: [textHmacKey('s1'), textHmacKey('s0')], first: 0 },
 		});
 	});
 
 	it('needs no secret for None only', () => {
-		expect(credentialKeys('none', {})).toEqual({ ok: true, keys: { keys: [], first: 0 } });
+		expect(credentialHmacKeys('none', {})).toEqual({
+			ok: true,
+			hmacKeys: { bySecret: [], first: 0 },
+		});
 		for (const scheme of ['standardWebhooks', 'stripe', 'hmacHeader'] as const) {
-			expect(credentialKeys(scheme, secrets('', 'old'))).toMatchObject({ ok: false });
-			expect(credentialKeys(scheme, {})).toMatchObject({ ok: false });
+			expect(credentialHmacKeys(scheme, secrets('', 'old'))).toMatchObject({ ok: false });
+			expect(credentialHmacKeys(scheme, {})).toMatchObject({ ok: false });
 		}
 	});
 
 	it('refuses a whsec_ secret that is not base64 without echoing it, naming the field', () => {
-		const result = credentialKeys('standardWebhooks', secrets('whsec_not*base64'));
+		const result = credentialHmacKeys('standardWebhooks', secrets('whsec_not*base64'));
 		expect(result).toMatchObject({ ok: false, problem: expect.stringMatching(/^The Webhook/) });
 		expect(JSON.stringify(result)).not.toContain('not*base64');
-		expect(credentialKeys('standardWebhooks', secrets('whsec_AAAA', 'not*base64'))).toMatchObject({
+		expect(
+			credentialHmacKeys('standardWebhooks', secrets('whsec_AAAA', 'not*base64')),
+		).toMatchObject({
 			ok: false,
 			problem: expect.stringMatching(/^The Previous Signing Secret is not/),
 		});
-		expect(credentialKeys('stripe', secrets('whsec_not*base64'))).toMatchObject({ ok: true });
+		expect(credentialHmacKeys('stripe', secrets('whsec_not*base64'))).toMatchObject({ ok: true });
 	});
 });
 

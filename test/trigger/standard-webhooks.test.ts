@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
-import { deriveKeys } from '../../nodes/PartnerLogistics/webhook/signingKeys';
+import { deriveHmacKeys } from '../../nodes/PartnerLogistics/webhook/hmacKeys';
 import { verifyStandardWebhook } from '../../nodes/PartnerLogistics/webhook/signature';
 import { NOW, newWhsec, nowSeconds, standardHeaders } from './signers';
 
@@ -16,7 +16,7 @@ function verify(
 	return verifyStandardWebhook({
 		rawBody: Buffer.from(options.rawBody ?? body),
 		headers,
-		keys: deriveKeys(options.secrets ?? [current], 'standardWebhooks'),
+		hmacKeys: deriveHmacKeys(options.secrets ?? [current], 'standardWebhooks'),
 		toleranceSeconds: 300,
 		timestampUnit: options.unit,
 		now: options.now ?? NOW,

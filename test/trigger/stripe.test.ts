@@ -1,4 +1,4 @@
-import { deriveKeys } from '../../nodes/PartnerLogistics/webhook/signingKeys';
+import { deriveHmacKeys } from '../../nodes/PartnerLogistics/webhook/hmacKeys';
 import { verifyStripeSignature } from '../../nodes/PartnerLogistics/webhook/signature';
 import { NOW, nowSeconds, stripeHeader } from './signers';
 
@@ -13,7 +13,7 @@ function verify(
 	return verifyStripeSignature({
 		rawBody: Buffer.from(options.rawBody ?? body),
 		header,
-		keys: deriveKeys(options.secrets ?? [current], 'text'),
+		hmacKeys: deriveHmacKeys(options.secrets ?? [current], 'text'),
 		toleranceSeconds: 300,
 		now: NOW,
 	});

@@ -1,6 +1,6 @@
 // verifyDelivery, the trigger's one call into the schemes: each scheme's options as the trigger
 // reads them from its parameters, and the status each refusal is answered with.
-import { deriveKeys, keyFormat } from '../../nodes/PartnerLogistics/webhook/signingKeys';
+import { deriveHmacKeys, hmacKeyFormat } from '../../nodes/PartnerLogistics/webhook/hmacKeys';
 import { REFUSALS } from '../../nodes/PartnerLogistics/webhook/refusedDelivery';
 import {
 	resolveSettings,
@@ -22,8 +22,8 @@ function verify(
 ) {
 	const resolved = resolveSettings(scheme, '', options);
 	if (!resolved.ok) throw new Error(resolved.problem);
-	const keys = deriveKeys([secret], keyFormat(scheme));
-	return verifyDelivery(resolved.settings, { rawBody: Buffer.from(body), headers }, keys, NOW);
+	const hmacKeys = deriveHmacKeys([secret], hmacKeyFormat(scheme));
+	return verifyDelivery(resolved.settings, { rawBody: Buffer.from(body), headers }, hmacKeys, NOW);
 }
 
 describe('verifyDelivery', () => {
@@ -85,7 +85,7 @@ describe('verifyDelivery', () => {
 		const resolved = resolveSettings('none', '', {});
 		if (!resolved.ok) throw new Error(resolved.problem);
 		const delivery = { rawBody: Buffer.from('anything'), headers: {} };
-		expect(verifyDelivery(resolved.settings, delivery, deriveKeys([], 'text'))).toEqual({
+		expect(verifyDelivery(resolved.settings, delivery, deriveHmacKeys([], 'text'))).toEqual({
 			ok: true,
 		});
 	});

@@ -4,9 +4,9 @@ import {
 	AnswerTooLarge,
 	Deadlines,
 	MAX_ANSWER_BYTES,
-	readBody,
+	readBoundedBody,
 	SHARED_DEADLINE_MS,
-} from '../../nodes/PartnerLogistics/pipeline/request/answer';
+} from '../../nodes/PartnerLogistics/pipeline/request/answerBounds';
 
 /** When `signal` aborts, in ms after `start`. */
 const abortedAfter = async (signal: AbortSignal, start: number) =>
@@ -22,7 +22,7 @@ describe("an attempt's deadline", () => {
 	test('attempts started together end together, at the Timeout and at most 50 ms later', async () => {
 		const deadlines = new Deadlines(TIMEOUT);
 		const start = performance.now();
-		const attempts = [deadlines.next(), deadlines.next(), deadlines.next()];
+		const attempts = [deadlines.start(), deadlines.start(), deadlines.start()];
 		const ends = await Promise.all(attempts.map(async (a) => await abortedAfter(a.signal, start)));
 		for (const end of ends) {
 			expect(end).toBeGreaterThanOrEqual(TIMEOUT - 2);
@@ -35,9 +35,9 @@ describe("an attempt's deadline", () => {
 	test('an attempt started later gets its own, later deadline', async () => {
 		const deadlines = new Deadlines(TIMEOUT);
 		const start = performance.now();
-		const first = deadlines.next();
+		const first = deadlines.start();
 		await pause(SHARED_DEADLINE_MS + 150);
-		const second = deadlines.next();
+		const second = deadlines.start();
 		const [firstEnd, secondEnd] = await Promise.all([
 			abortedAfter(first.signal, start),
 			abortedAfter(second.signal, start),
@@ -49,8 +49,8 @@ describe("an attempt's deadline", () => {
 	test('an attempt that ended is left alone when its deadline comes', async () => {
 		const deadlines = new Deadlines(TIMEOUT);
 		const start = performance.now();
-		const done = deadlines.next();
-		const running = deadlines.next();
+		const done = deadlines.start();
+		const running = deadlines.start();
 		done.release();
 		await abortedAfter(running.signal, start);
 		expect(done.signal.aborted).toBe(false);
@@ -59,11 +59,11 @@ describe("an attempt's deadline", () => {
 	test('a cancelled execution ends every running attempt at once, and every later one', async () => {
 		const execution = new AbortController();
 		const deadlines = new Deadlines(30_000, execution.signal);
-		const attempts = [deadlines.next(), deadlines.next()];
+		const attempts = [deadlines.start(), deadlines.start()];
 		execution.abort(new Error('cancelled by the user'));
 		expect(attempts.map((attempt) => attempt.signal.aborted)).toEqual([true, true]);
 		expect(attempts.map((attempt) => attempt.cancelled())).toEqual([true, true]);
-		const later = deadlines.next();
+		const later = deadlines.start();
 		expect(later.signal.aborted).toBe(true);
 		expect((later.signal.reason as Error).message).toBe('cancelled by the user');
 	});
@@ -73,9 +73,9 @@ describe("an answer's body", () => {
 	const live = () => new AbortController().signal;
 
 	test('a text body is itself; none is empty; an object is its JSON', async () => {
-		expect(await readBody('{"a":1}', live())).toBe('{"a":1}');
-		expect(await readBody(undefined, live())).toBe('');
-		expect(await readBody({ a: 1 }, live())).toBe('{"a":1}');
+		expect(await readBoundedBody('{"a":1}', live())).toBe('{"a":1}');
+		expect(await readBoundedBody(undefined, live())).toBe('');
+		expect(await readBoundedBody({ a: 1 }, live())).toBe('{"a":1}');
 	});
 
 	test('a streamed body is read whole, a character split between chunks kept whole', async () => {
@@ -85,7 +85,7 @@ describe("an answer's body", () => {
 		const body = Readable.from([bytes.subarray(0, split), bytes.subarray(split)], {
 			objectMode: false,
 		});
-		expect(await readBody(body, live())).toBe(text);
+		expect(await readBoundedBody(body, live())).toBe(text);
 	});
 
 	test('a body past the bound stops with the bytes that came, the stream destroyed', async () => {
@@ -97,7 +97,7 @@ describe("an answer's body", () => {
 				this.push(chunk);
 			},
 		});
-		const error = (await readBody(body, live()).catch((e: unknown) => e)) as AnswerTooLarge;
+		const error = (await readBoundedBody(body, live()).catch((e: unknown) => e)) as AnswerTooLarge;
 		expect(error).toBeInstanceOf(AnswerTooLarge);
 		expect(error.bytes).toBeGreaterThan(MAX_ANSWER_BYTES);
 		expect(error.bytes).toBeLessThanOrEqual(MAX_ANSWER_BYTES + 2 * chunk.length);
@@ -109,7 +109,7 @@ describe("an answer's body", () => {
 		const body = new Readable({ read() {} });
 		body.push('{"partial":');
 		const deadline = new AbortController();
-		const reading = readBody(body, deadline.signal);
+		const reading = readBoundedBody(body, deadline.signal);
 		await pause(50);
 		deadline.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
 		await expect(reading).rejects.toMatchObject({ name: 'TimeoutError' });
@@ -119,7 +119,7 @@ describe("an answer's body", () => {
 	test('a stream closed before its end is a premature close, like a lost connection', async () => {
 		const body = new Readable({ read() {} });
 		body.push('{"partial":');
-		const reading = readBody(body, live());
+		const reading = readBoundedBody(body, live());
 		await pause(10);
 		body.destroy();
 		await expect(reading).rejects.toMatchObject({ code: 'ERR_STREAM_PREMATURE_CLOSE' });
@@ -127,7 +127,7 @@ describe("an answer's body", () => {
 
 	test("a stream's error is the body's error, and a later one harms nothing", async () => {
 		const body = new Readable({ read() {} });
-		const reading = readBody(body, live());
+		const reading = readBoundedBody(body, live());
 		body.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
 		await expect(reading).rejects.toMatchObject({ code: 'ECONNRESET' });
 		// An error emitted after the end must find a listener, or it would take n8n down.

@@ -180,7 +180,7 @@ export class PacedApi {
 						break;
 					}
 					refused++;
-					const decision = retries.next({ kind: 'status', status, retryAfter }, clock.now());
+					const decision = retries.decide({ kind: 'status', status, retryAfter }, clock.now());
 					pacer.finished(start, {
 						kind: 'throttled',
 						headers,

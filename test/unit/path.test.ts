@@ -1,5 +1,5 @@
-import { pathIdProblem, pathOf } from '../../nodes/PartnerLogistics/pipeline/operation/path';
-import { ProblemError } from '../../nodes/PartnerLogistics/pipeline/operation/problem';
+import { pathOf } from '../../nodes/PartnerLogistics/pipeline/operation';
+import { pathIdProblem, ProblemError } from '../../nodes/PartnerLogistics/pipeline/problem';
 
 // A path id can only name its own record: the one rule of the node, its tools and the trigger.
 

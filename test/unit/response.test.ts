@@ -1,4 +1,4 @@
-import { readListPage, readRecords } from '../../nodes/PartnerLogistics/pipeline/request/response';
+import { readListPage, readRecords } from '../../nodes/PartnerLogistics/pipeline/request/records';
 
 describe('readRecords passes unknown shapes through', () => {
 	test('an array gives one record per element', () => {

@@ -128,17 +128,19 @@ describe('parseRetryAfter', () => {
 test('a 409 after our own attempt broke off is waited for; any other 409 is a conflict', () => {
 	const conflict = status(409);
 	expect(decideRetry(conflict, fresh, budget)).toEqual({ retry: false, reason: 'not-retryable' });
-	expect(
-		decideRetry(conflict, { busyRetries: 0, faultRetries: 1, faulted: true }, budget, 0, noJitter),
-	).toEqual({ retry: true, delayMs: 1000, busy: false });
+	expect(decideRetry(conflict, { busyRetries: 0, faultRetries: 1 }, budget, 0, noJitter)).toEqual({
+		retry: true,
+		delayMs: 1000,
+		busy: false,
+	});
 });
 
 describe("Retries: one request's retries, counted in one place", () => {
 	test('429 and 503 are retried as the API asks, a lost connection with a back-off', () => {
 		const retries = new Retries(budget);
-		expect(retries.next(status(429, '0'))).toMatchObject({ retry: true, busy: true });
-		expect(retries.next(status(503, '0'))).toMatchObject({ retry: true, busy: true });
-		expect(retries.next({ kind: 'fault', code: 'ECONNRESET' })).toMatchObject({
+		expect(retries.decide(status(429, '0'))).toMatchObject({ retry: true, busy: true });
+		expect(retries.decide(status(503, '0'))).toMatchObject({ retry: true, busy: true });
+		expect(retries.decide({ kind: 'fault', code: 'ECONNRESET' })).toMatchObject({
 			retry: true,
 			busy: false,
 		});
@@ -147,16 +149,16 @@ describe("Retries: one request's retries, counted in one place", () => {
 
 	test('after a broken connection, a 409 is that attempt still running: waited for', () => {
 		const retries = new Retries(budget);
-		expect(retries.next(status(409)).retry).toBe(false);
-		retries.next({ kind: 'fault', code: 'ECONNRESET' });
-		expect(retries.next(status(409)).retry).toBe(true);
+		expect(retries.decide(status(409)).retry).toBe(false);
+		retries.decide({ kind: 'fault', code: 'ECONNRESET' });
+		expect(retries.decide(status(409)).retry).toBe(true);
 	});
 
 	test('stops when the budget is spent, and counts only the retries made', () => {
 		const retries = new Retries({ maxRetries: 1, faultRetries: 0 });
-		expect(retries.next(status(429, '0')).retry).toBe(true);
-		expect(retries.next(status(429, '0'))).toEqual({ retry: false, reason: 'budget' });
-		expect(retries.next({ kind: 'fault', code: 'ECONNRESET' })).toEqual({
+		expect(retries.decide(status(429, '0')).retry).toBe(true);
+		expect(retries.decide(status(429, '0'))).toEqual({ retry: false, reason: 'budget' });
+		expect(retries.decide({ kind: 'fault', code: 'ECONNRESET' })).toEqual({
 			retry: false,
 			reason: 'budget',
 		});

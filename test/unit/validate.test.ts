@@ -1,12 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { paymentCheck } from '../../nodes/PartnerLogistics/payment/initiation';
-import type { BodyInput } from '../../nodes/PartnerLogistics/pipeline/operation/body';
-import {
-	describeProblem,
-	HIDDEN,
-	labelsOf,
-} from '../../nodes/PartnerLogistics/pipeline/operation/problem';
+import type { BodyInput } from '../../nodes/PartnerLogistics/pipeline/operation';
+import { describeProblem, labelsOf } from '../../nodes/PartnerLogistics/pipeline/operation/labels';
+import { HIDDEN } from '../../nodes/PartnerLogistics/pipeline/problem';
 import { bookingCreate } from '../../nodes/PartnerLogistics/resources/booking/create';
 import { goBulkCheck as validateQuoteRequest } from '../../nodes/PartnerLogistics/route/goBulk';
 import { routeMismatch, validateRoute } from '../../nodes/PartnerLogistics/route/rules';
@@ -202,9 +199,10 @@ describe('validatePayment', () => {
 		expect(validatePayment({ paymentMethod: 'SAVED_CARD' }, ['SAVED_CARD'])?.field).toBe(
 			'paymentMethodId',
 		);
-		expect(validatePayment({ paymentMethod: 'CREDIT' }, ['SAVED_CARD'])?.rule).toMatch(
-			/CREDIT is not accepted/,
-		);
+		expect(validatePayment({ paymentMethod: 'CREDIT' }, ['SAVED_CARD'])).toMatchObject({
+			rule: 'must be SAVED_CARD',
+			hint: expect.stringMatching(/CREDIT is not accepted/),
+		});
 		expect(validatePayment({ paymentMethod: 'CREDIT' }, ['SAVED_CARD', 'CREDIT'])).toBeUndefined();
 	});
 

@@ -16,9 +16,11 @@ export async function searchHubs(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const api = (await pickerSession(this)).with({ prefix: 'Could not load hubs:' });
 	const request = { method: 'GET' as const, url: hubGetMany.path, itemIndex: 0 };
-	const { body: hubs } = await api.read(request, 'the list of hubs');
+	const api = await pickerSession(this);
+	const { body: hubs } = await api.read(request, 'the list of hubs', {
+		prefix: 'Could not load hubs:',
+	});
 	const needle = filter?.trim().toLowerCase() ?? '';
 	const results: INodeListSearchItems[] = (Array.isArray(hubs) ? (hubs as IDataObject[]) : [])
 		.filter((hub) => hub && (typeof hub.id === 'string' || typeof hub.id === 'number'))

@@ -4,15 +4,7 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import {
-	EDITOR_TIMEOUT_MS,
-	credentialTestSession,
-	describeFaultCode,
-	describeRedirect,
-	evidence,
-	isUnreachable,
-	type Failure,
-} from '../pipeline/request';
+import { credentialTestSession, describeFailure, type Failure } from '../pipeline/request';
 import { hubGetMany } from '../resources/hub/getAll';
 
 /**
@@ -28,7 +20,7 @@ export async function testApiKey(
 		return {
 			status: 'Error',
 			message:
-				'The Base URL must be the API address, starting with https:// (or http://) and ending in /api/v1, e.g. https://logistics.example.com/api/v1',
+				'The Base URL must be the API address ending in /api/v1, e.g. https://logistics.example.com/api/v1',
 		};
 	}
 	try {
@@ -49,22 +41,23 @@ const STATUS_WORDS: Record<number, string> = {
 
 /** What an answer other than the hubs says of the credential; nothing for an answer too large. */
 export function testAnswer(failure: Failure): string | undefined {
-	if (failure.kind === 'fault' && failure.code === 'E_ANSWER_TOO_LARGE') return undefined;
+	const said = describeFailure(failure);
 	if (failure.kind === 'fault') {
-		const advice = isUnreachable(failure.code)
+		if (failure.code === 'E_ANSWER_TOO_LARGE') return undefined;
+		const advice = failure.unreachable
 			? "Check the credential's Base URL and that this n8n can reach it."
 			: 'Try the test again; if it keeps failing, check the Base URL.';
-		return `${describeFaultCode(failure.code, EDITOR_TIMEOUT_MS)} (${failure.code}). ${advice}`;
+		return `${said}. ${advice}`;
 	}
-	const { status, body, headers } = failure.response;
+	const { status } = failure.response;
 	if (failure.kind === 'unexpected') {
-		const what = body.trim() === '' ? 'an empty answer' : evidence(body);
-		return `The Base URL answered ${status} with ${what} instead of the API's list of hubs. Check that the Base URL is the API address ending in /api/v1, not a web page, a sign-in page or a proxy.`;
+		return `The Base URL answered ${status} with ${said} instead of the API's list of hubs. Check that it ends in /api/v1.`;
 	}
-	if (status >= 300 && status < 400) return describeRedirect(status, headers.location).message;
+	if (status >= 300 && status < 400) {
+		return `The API answered with ${said}. Check the credential's Base URL.`;
+	}
 	if (STATUS_WORDS[status]) return STATUS_WORDS[status];
-	if (status >= 500) {
-		return `The Partner Logistics API failed (${status}): ${evidence(body)}. Test again later.`;
-	}
-	return `The API answered ${status}: ${evidence(body)}`;
+	if (status >= 500)
+		return `The Partner Logistics API failed (${status}): ${said}. Test again later.`;
+	return `The API answered ${status}: ${said}`;
 }

@@ -1,12 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import {
-	compact,
-	HIDDEN,
-	type BodyBuilder,
-	type BodyCheck,
-	type Problem,
-} from '../pipeline/operation';
+import type { OperationSpec } from '../pipeline/operation';
+import { compact, HIDDEN, type Problem } from '../pipeline/problem';
 
 /** A payment initiation (booking, GO_BULK, HAUL): its fields, body and rules, per kind. */
 export interface PaymentKind {
@@ -68,7 +63,7 @@ export function paymentFields(kind: PaymentKind): INodeProperties[] {
 	return fields;
 }
 
-export function paymentBody(kind: PaymentKind): BodyBuilder {
+export function paymentBody(kind: PaymentKind): NonNullable<OperationSpec['body']> {
 	return ({ read }) => {
 		const method = kind.credit ? (read('paymentMethod') ?? 'SAVED_CARD') : 'SAVED_CARD';
 		return compact({
@@ -80,7 +75,7 @@ export function paymentBody(kind: PaymentKind): BodyBuilder {
 }
 
 /** The methods the endpoint takes, a card id with SAVED_CARD, and no payment details. */
-export function paymentCheck(kind: PaymentKind): BodyCheck {
+export function paymentCheck(kind: PaymentKind): NonNullable<OperationSpec['check']> {
 	const methods = kind.credit ? ['SAVED_CARD', 'CREDIT'] : ['SAVED_CARD'];
 	return (body) => {
 		const method = body.paymentMethod;
@@ -88,10 +83,11 @@ export function paymentCheck(kind: PaymentKind): BodyCheck {
 			return {
 				field: 'paymentMethod',
 				value: method,
-				rule:
+				rule: `must be ${methods.length === 1 ? methods[0] : `one of ${methods.join(', ')}`}`,
+				hint:
 					methods.length === 1
-						? `must be ${methods[0]}: this payment takes a saved card only (CREDIT is not accepted for direct bookings)`
-						: `must be one of ${methods.join(', ')}`,
+						? 'This payment takes a saved card only: CREDIT is not accepted for direct bookings.'
+						: undefined,
 			};
 		}
 		const cardId = body.paymentMethodId;
@@ -132,7 +128,8 @@ function forbiddenField(value: unknown, path: string): Problem | undefined {
 			return {
 				field: at,
 				value: HIDDEN,
-				rule: 'must not be sent: clients never send card details, amounts, provider references, payment proofs or payment statuses',
+				rule: 'must not be sent',
+				hint: 'Clients never send card details, amounts, provider references, payment proofs or payment statuses.',
 			};
 		}
 		const problem = forbiddenField(inner, at);

@@ -4,5 +4,5 @@
  * way to the API), `rateLimit/` (pacing per API key), `idempotency/` (an item's Idempotency-Key).
  */
 export { selectedOperation } from './operation';
-export { optionsDescription, requestOptionsDescription } from './request';
+export { optionsDescription } from './request';
 export { runOperation } from './run';

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { deepCopy } from 'n8n-workflow';
 
 import { isObject, valueAt } from '../shared/valueAt';
@@ -10,10 +10,10 @@ import {
 	withValues,
 	type ExpressionLeaf,
 } from './expressions';
-import type { BodyValue, ParameterReader } from './operation';
+import type { BodyInput } from './operation';
 
 /** The parameter reader of each item of one run. */
-export type ParameterReaders = (itemIndex: number) => ParameterReader;
+export type ParameterReaders = (itemIndex: number) => BodyInput['read'];
 
 /**
  * Reads each item's parameters, each at most once, only those the operation asks for. A hidden
@@ -47,8 +47,8 @@ export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 	let batching = true;
 
 	/** This item's batched parameters' values, by name; what could not be batched is left out. */
-	const evaluateBatch = (itemIndex: number): Map<string, BodyValue> => {
-		const values = new Map<string, BodyValue>();
+	const evaluateBatch = (itemIndex: number): Map<string, IDataObject[string]> => {
+		const values = new Map<string, IDataObject[string]>();
 		if (!batching) return values;
 		if (!batchCode) {
 			const codes = batch.flatMap((name) =>
@@ -96,14 +96,14 @@ export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 				}
 			}
 			if (complete && own.every(isBatchable)) {
-				values.set(name, withValues(value, leaves!, own) as BodyValue);
+				values.set(name, withValues(value, leaves!, own) as IDataObject[string]);
 			}
 		}
 		return values;
 	};
 
 	/** n8n's first read of a parameter whose expressions all read fields: the same off the item? */
-	const checkDirect = (name: string, itemIndex: number, read: BodyValue) => {
+	const checkDirect = (name: string, itemIndex: number, read: IDataObject[string]) => {
 		const { value, leaves } = stored(name);
 		if (!direct || !leaves?.length || !leaves.every(isDirect)) return;
 		const own = leaves.map((leaf) => readItemField(items[itemIndex]?.json, leaf.field!));
@@ -111,18 +111,20 @@ export function parameterReaders(context: IExecuteFunctions): ParameterReaders {
 		direct = JSON.stringify(withValues(value, leaves, own)) === JSON.stringify(read);
 	};
 
-	const evaluate = (name: string, itemIndex: number): BodyValue =>
-		context.getNodeParameter(name, itemIndex, null) as BodyValue;
+	const evaluate = (name: string, itemIndex: number): IDataObject[string] =>
+		context.getNodeParameter(name, itemIndex, null) as IDataObject[string];
 
 	return (itemIndex) => {
-		let cache: Map<string, BodyValue> | undefined;
+		let cache: Map<string, IDataObject[string]> | undefined;
 		return (name) => {
 			cache ??= evaluateBatch(itemIndex);
 			if (cache.has(name)) return unwrap(cache.get(name));
 			const { value, leaves } = stored(name);
-			let read: BodyValue;
+			let read: IDataObject[string];
 			if (leaves?.length === 0) {
-				read = (typeof value === 'object' && value !== null ? deepCopy(value) : value) as BodyValue;
+				read = (
+					typeof value === 'object' && value !== null ? deepCopy(value) : value
+				) as IDataObject[string];
 			} else {
 				read = evaluate(name, itemIndex);
 				if (leaves && !batch.includes(name)) {
@@ -144,7 +146,7 @@ interface Stored {
 	leaves: ExpressionLeaf[] | undefined;
 }
 
-function unwrap(value: BodyValue): BodyValue {
+function unwrap(value: IDataObject[string]): IDataObject[string] {
 	if (value === null) return undefined;
-	return isObject(value) && value.__rl === true ? (value.value as BodyValue) : value;
+	return isObject(value) && value.__rl === true ? (value.value as IDataObject[string]) : value;
 }

@@ -4,7 +4,6 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { eachConcurrently } from '../shared/concurrency';
 import { runKeys, type RunKeys } from './idempotency';
 import {
-	isGiven,
 	isReadOnly,
 	itemError,
 	referentOf,
@@ -12,6 +11,7 @@ import {
 	type BodyInput,
 	type OperationSpec,
 } from './operation';
+import { isGiven } from './problem';
 import { parameterReaders, type ParameterReaders } from './parameters';
 import {
 	readListPage,
@@ -61,7 +61,7 @@ export async function runOperation(
 	const dryRun = context.getNodeParameter('options.dryRun', 0, false) === true;
 	const action = `${resource}.${spec.value}`;
 	const { baseUrl } = api.settings.transport;
-	const keys = mutating ? runKeys(context, action, baseUrl, { preview: dryRun }) : undefined;
+	const keys = mutating ? runKeys(context, action, baseUrl) : undefined;
 	const run: Run = { context, spec, api, keys, readers: parameterReaders(context), dryRun };
 	const signal = context.getExecutionCancelSignal();
 	const continueOnFail = context.continueOnFail();
@@ -87,6 +87,8 @@ export async function runOperation(
 		{ beforeEach: turnTaker(), stop: () => !!firstError || !!signal?.aborted },
 	);
 	if (firstError) throw firstError;
+	// Every item is done: a later run of the same input is a new one.
+	if (!signal?.aborted) keys?.finished();
 	return [results.flat()];
 }
 
@@ -94,16 +96,18 @@ export async function runOperation(
 async function runItem(run: Run, itemIndex: number, item: IDataObject): Promise<IDataObject[]> {
 	const input: BodyInput = { read: run.readers(itemIndex), item };
 	const request = prepare(run, input, itemIndex);
+	// The one place a dry run parts from a real one: everything above wrote nothing.
 	if (run.dryRun) return [await preview(run, request, input)];
 	if (run.spec.list) return await listRecords(run, request, input);
 	const read = async () => await run.api.read(request, 'a JSON record');
+	const { keys } = run;
 	const key = request.idempotencyKey;
-	const { response, body } =
-		run.keys && key !== undefined ? await run.keys.send(itemIndex, key, read) : await read();
-	return recordsOf(run, request, response, body);
+	if (!keys || key === undefined) return recordsOf(run, request, await read());
+	request.keyHeldForOtherBody = keys.sending(key, request.body);
+	return recordsOf(run, request, await keys.send(key, read));
 }
 
-/** The item's request (`requestOf`) and its Idempotency-Key, remembered for an execution retry. */
+/** The item's request (`requestOf`) and its Idempotency-Key. */
 function prepare(run: Run, input: BodyInput, itemIndex: number): ItemRequest {
 	const { spec, keys, context } = run;
 	try {
@@ -111,9 +115,6 @@ function prepare(run: Run, input: BodyInput, itemIndex: number): ItemRequest {
 		if (!keys) return request;
 		const referent = referentOf(spec, input, request.body);
 		request.idempotencyKey = givenKey(input) || keys.keyOf(itemIndex, referent?.values);
-		if (!run.dryRun) {
-			request.keyHeldForOtherBody = keys.sending(request.idempotencyKey, request.body);
-		}
 		if (referent && keys.isReferentKey(request.idempotencyKey)) request.referent = referent.label;
 		return request;
 	} catch (error) {
@@ -128,8 +129,8 @@ function givenKey(input: BodyInput): string {
 }
 
 /**
- * A dry run's item: the request it would send (a list's first page) and what its key is made of,
- * so it says which keys a real run resends (the quote's, the booking's) and which it makes anew.
+ * A dry run's item: the request it would send (a list's first page) and what its key is made of:
+ * the key a real run sends, whether it acts on something that exists or creates.
  */
 async function preview(run: Run, request: ItemRequest, input: BodyInput): Promise<IDataObject> {
 	const { idempotencyKey, referent } = request;
@@ -140,7 +141,7 @@ async function preview(run: Run, request: ItemRequest, input: BodyInput): Promis
 			? `the API, this action and ${referent || 'what it acts on'}: the same in every execution`
 			: givenKey(input)
 				? 'Options › Idempotency Key'
-				: `this execution and item ${request.itemIndex + 1}: a real run keys its creations by its own execution`;
+				: `these input items and item ${request.itemIndex + 1}: a real run sends this key, and so does its Retry`;
 	return { ...sent, idempotencyKey, idempotencyKeyMadeOf: madeOf };
 }
 
@@ -148,8 +149,7 @@ async function preview(run: Run, request: ItemRequest, input: BodyInput): Promis
 function recordsOf(
 	run: Run,
 	request: ItemRequest,
-	response: ApiResponse,
-	body: unknown,
+	{ response, body }: { response: ApiResponse; body: unknown },
 ): IDataObject[] {
 	const { spec } = run;
 	const records = readRecords(body);

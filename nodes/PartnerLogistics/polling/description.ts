@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionsDescription, requestOptionsDescription } from '../pipeline';
+import { optionsDescription } from '../pipeline';
 import type { WatchSpec } from './watch';
 import { WATCHES } from './watches';
 
@@ -40,15 +40,13 @@ export const DEFAULT_POLL_OPTIONS = Object.fromEntries(
 	pollOptionFields.map((field) => [field.name, field.default]),
 ) as { emitCurrentState: boolean; includePrevious: boolean; maxRecords: number };
 
+const [pipelineOptions, requestOptionsDescription] = optionsDescription([]);
+
 /** The pipeline's options but Idempotency Key and Dry Run (a poll only reads), and its own. */
 const options: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
+	...pipelineOptions,
 	options: [
-		...(optionsDescription([])[0].options as INodeProperties[]).filter(
+		...(pipelineOptions.options as INodeProperties[]).filter(
 			(option) => !['idempotencyKey', 'dryRun'].includes(option.name),
 		),
 		...pollOptionFields,

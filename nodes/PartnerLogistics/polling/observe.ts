@@ -22,10 +22,9 @@ export async function observe(
 	session: ApiSession,
 	watched: WatchSettings,
 ): Promise<Observation> {
-	const api = session.with({ capability: watched.watch.operation.capability });
 	return watched.ids === undefined
-		? await readList(context, api, watched)
-		: await readListed(api, watched.watch, watched.ids);
+		? await readList(context, session, watched)
+		: await readListed(session, watched.watch, watched.ids);
 }
 
 /** The list operation's request, e.g. GET /partner-api/support-cases?status=&limit=. */
@@ -35,9 +34,10 @@ async function readList(
 	{ watch, query, idField }: WatchSettings,
 ): Promise<Observation> {
 	const request = { method: 'GET' as const, url: watch.operation.path, qs: query };
-	const { body } = await api
-		.with({ prefix: `Could not check ${watch.records}:` })
-		.read({ ...request, itemIndex: 0 }, `a JSON list of ${watch.records}`);
+	const { body } = await api.read({ ...request, itemIndex: 0 }, `a JSON list of ${watch.records}`, {
+		prefix: `Could not check ${watch.records}:`,
+		capability: watch.operation.capability,
+	});
 	const { records } = readListPage(body);
 	return { observed: identified(context, records, idField!, watch), failures: [] };
 }
@@ -58,11 +58,14 @@ async function readListed(api: ApiSession, watch: WatchSpec, ids: string[]): Pro
 		async (index) => {
 			const id = ids[index];
 			// One pacer for every ID; each error names its ID.
-			const named = api.with({ prefix: `Could not check ${watch.record} ${id}:` });
+			const prefix = `Could not check ${watch.record} ${id}:`;
 			try {
 				const url = pathOf(watch.operation.path, () => id);
 				const request = { method: 'GET' as const, url, itemIndex: 0 };
-				const { body } = await named.read(request, `a JSON ${watch.record} record`);
+				const { body } = await api.read(request, `a JSON ${watch.record} record`, {
+					prefix,
+					capability: watch.operation.capability,
+				});
 				observed[index] = { id, record: oneRecord(body) };
 			} catch (error) {
 				if (error instanceof NodeApiError && error.httpCode === '404') {

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeProperties, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { describeProblem, labelsOf, pathIdProblem, ProblemError } from '../pipeline/operation';
+import { problemMessage } from '../pipeline/operation';
+import { pathIdProblem } from '../pipeline/problem';
 import type { CompareOptions } from './changes';
 import { DEFAULT_POLL_OPTIONS } from './description';
 import { listedIds } from './identity';
@@ -44,9 +45,8 @@ function watchQuery(context: IPollFunctions, watch: WatchSpec, read: PollParamet
 	try {
 		return watch.query?.(read);
 	} catch (error) {
-		if (!(error instanceof ProblemError))
-			throw new NodeOperationError(context.getNode(), error as Error);
-		const message = describeProblem(error.problem, labelsOf(watch.fields ?? []), undefined);
+		const message = problemMessage(error, watch.fields);
+		if (message === undefined) throw new NodeOperationError(context.getNode(), error as Error);
 		throw nodeError(
 			context,
 			message,

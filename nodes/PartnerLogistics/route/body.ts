@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { compact, type BodyValue, type ParameterReader } from '../pipeline/operation';
+import type { BodyInput } from '../pipeline/operation';
+import { compact } from '../pipeline/problem';
 import { routeFields, STOP_SLOTS } from './form';
 import { routeOptionFields } from './optionalFields';
 import { isNumberField, toNumber } from './numbers';
@@ -14,7 +15,7 @@ export const ROUTE_OPTION_FIELDS = routeOptionFields.map((field) => field.name);
  * The route part of a direct quote or booking body: exactly the fields the chosen form shows, so a
  * value left from another form is never sent; an empty one is left out (the route check names it).
  */
-export function buildRoute(read: ParameterReader): IDataObject {
+export function buildRoute(read: BodyInput['read']): IDataObject {
 	const serviceType = (read('serviceType') as string | undefined) ?? 'CLICK';
 	const body: IDataObject = { serviceType };
 	if (serviceType === 'CLICK') {
@@ -40,7 +41,7 @@ export function buildRoute(read: ParameterReader): IDataObject {
 	});
 }
 
-function home(read: ParameterReader, side: 'pickup' | 'dropoff'): IDataObject {
+function home(read: BodyInput['read'], side: 'pickup' | 'dropoff'): IDataObject {
 	return compact({
 		[`${side}Address`]: read(`${side}Address`),
 		[`${side}Latitude`]: toNumber(read(`${side}Latitude`)),
@@ -49,7 +50,7 @@ function home(read: ParameterReader, side: 'pickup' | 'dropoff'): IDataObject {
 }
 
 /** The stops in route order, from Stop 1–3, a saved workflow's `stops.stop[]`, or an expression. */
-function readStops(value: BodyValue): BodyValue {
+function readStops(value: IDataObject[string]): IDataObject[string] {
 	if (Array.isArray(value)) return value.map((stop) => toStop(stop as IDataObject));
 	if (!value || typeof value !== 'object') return value === undefined ? [] : value;
 	const record = value as IDataObject;
@@ -99,6 +100,6 @@ function normalizeOptions(body: IDataObject): IDataObject {
 }
 
 /** Phones are sent as + and digits: the spaces and dashes people type are removed. */
-function normalizePhone(value: BodyValue): BodyValue {
+function normalizePhone(value: IDataObject[string]): IDataObject[string] {
 	return typeof value === 'string' ? value.replace(/[\s-]/g, '') || undefined : value;
 }

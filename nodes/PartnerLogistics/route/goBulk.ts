@@ -2,12 +2,13 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { additionalFields, extraBodyField } from '../descriptions/fields';
-import { compact, firstProblem, type BodyInput, type Problem } from '../pipeline/operation';
+import type { BodyInput } from '../pipeline/operation';
+import { compact, firstProblem, type Problem } from '../pipeline/problem';
 import { pick } from './body';
 import { homeFields, hubPicker, methodField } from './ends';
 import { checkNumber, numberField } from './numbers';
 import { oneOf, text } from './rules';
-import { DEFINE, INPUT_FIELDS, inputFieldsNotice, routeSourceField } from './source';
+import { DEFINE, INPUT_FIELDS, inputFieldsNotice, routeSourceField } from './routeSource';
 
 /** One end of a GO_BULK route: method, then home fields (optional) or a hub picker. */
 const goBulkEnd = (side: 'pickup' | 'dropoff'): INodeProperties[] => [

@@ -1,6 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { fail, type BodyValue, type Problem } from '../pipeline/operation';
+import { fail, type Problem } from '../pipeline/problem';
 
 /** What a number field takes, in the words both its hint and its rule use. */
 interface NumberRule {
@@ -61,7 +61,7 @@ export function checkNumber(value: unknown, name: string, field = name): Problem
  * The number field `name` as sent: numeric text read as a number, nothing when empty. A value
  * outside its rule (-1, "abc", "10&x=1") fails the item before anything is sent.
  */
-export function numberOf(value: BodyValue, name: string): number | undefined {
+export function numberOf(value: IDataObject[string], name: string): number | undefined {
 	const number = toNumber(value);
 	if (number === undefined || number === null) return undefined;
 	const problem = checkNumber(number, name);
@@ -70,7 +70,7 @@ export function numberOf(value: BodyValue, name: string): number | undefined {
 }
 
 /** A numeric string as a number; anything else unchanged, for the check to name. */
-export function toNumber(value: BodyValue): BodyValue {
+export function toNumber(value: IDataObject[string]): IDataObject[string] {
 	if (typeof value === 'string') {
 		const trimmed = value.trim();
 		if (trimmed === '') return undefined;

@@ -1,10 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { required, type BodyInput, type Problem } from '../pipeline/operation';
+import type { BodyInput } from '../pipeline/operation';
+import { required, type Problem } from '../pipeline/problem';
 import { isObject } from '../shared/valueAt';
 import { buildRoute, buildRouteOptions, routeFromItem } from './body';
 import { routeMismatch, validateRoute } from './rules';
-import { FROM_QUOTE, INPUT_FIELDS } from './source';
+import { FROM_QUOTE, INPUT_FIELDS } from './routeSource';
 
 /** The field of a quote's output that carries what the quote was priced for. */
 export const QUOTED_ROUTE = 'quotedRoute';
@@ -56,7 +57,8 @@ export function bookingCheck(body: IDataObject, input: BodyInput): Problem | und
 				field: QUOTED_ROUTE,
 				label: 'Quoted Route',
 				value: item[QUOTED_ROUTE],
-				rule: 'is missing from the input item. Put this node right after Quote › Create (or keep that output through the nodes between), or set Route to "Define Below"',
+				rule: 'is missing from the input item',
+				hint: 'Put this node right after Quote › Create (or keep that output through the nodes between), or set Route to "Define Below".',
 			};
 		}
 		if (item.quoteId !== undefined && !sameQuote) {

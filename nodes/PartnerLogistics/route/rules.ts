@@ -1,13 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { firstProblem, isGiven, required, type Problem } from '../pipeline/operation';
+import { firstProblem, isGiven, required, type Problem } from '../pipeline/problem';
 import { ROUTE_FIELDS } from './body';
 import { checkNumber } from './numbers';
 
 const DIRECT_SERVICES = ['CLICK', 'GO_LIGHT', 'EXPRESS'];
 const MANUAL_SERVICES: Record<string, string> = {
-	GO_BULK: 'use the Quote Request resource (manual GO_BULK quotation) instead',
-	HAUL: 'use the Haulage Quotation resource (manual HAUL quotation) instead',
+	GO_BULK: 'Use the Quote Request resource (manual GO_BULK quotation) instead.',
+	HAUL: 'Use the Haulage Quotation resource (manual HAUL quotation) instead.',
 };
 
 const PHONE_FIELDS = ['pickupPhone', 'dropoffPhone'];
@@ -21,8 +21,9 @@ export function validateRoute(body: IDataObject): Problem | undefined {
 			field: 'serviceType',
 			value: service,
 			rule: manual
-				? `${String(service)} is not booked with a direct quote: ${manual}`
+				? `${String(service)} is not booked with a direct quote`
 				: 'must be CLICK, GO_LIGHT or EXPRESS',
+			hint: manual,
 		};
 	}
 	return (
@@ -81,7 +82,8 @@ function validateEnds(body: IDataObject, service: string): Problem | undefined {
 		return {
 			field,
 			value: body[field],
-			rule: 'must be a home method for CLICK: CLICK goes home to home or multi-stop; choose GO_LIGHT or EXPRESS for hub routes',
+			rule: 'must be a home method for CLICK',
+			hint: 'CLICK goes home to home or multi-stop; choose GO_LIGHT or EXPRESS for hub routes.',
 		};
 	}
 	return (
@@ -168,6 +170,7 @@ export function routeMismatch(booking: IDataObject, quoted: IDataObject): Proble
 	return {
 		field,
 		value: sent[field],
-		rule: `differs from the route the quote was priced for (quoted: ${JSON.stringify(priced[field]) ?? 'not set'}); a booking must repeat its quote's route`,
+		rule: `differs from the route the quote was priced for (quoted: ${JSON.stringify(priced[field]) ?? 'not set'})`,
+		hint: "A booking must repeat its quote's route.",
 	};
 }

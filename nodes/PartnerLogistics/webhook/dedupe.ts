@@ -7,7 +7,7 @@ export const MAX_REMEMBERED_EVENTS = 10_000;
 const MAX_TRIGGERS = 1_000;
 
 /** Its event id, or else a digest of its body: a redelivery without an id is still one event. */
-export function deliveryKey(eventId: string | null, rawBody: Buffer): string {
+export function deliveryId(eventId: string | null, rawBody: Buffer): string {
 	return eventId ?? `sha256:${createHash('sha256').update(rawBody).digest('base64')}`;
 }
 
@@ -70,5 +70,5 @@ export function isRedelivery(
 	now = Date.now(),
 ): boolean {
 	const until = rememberUntil(verification.timestampMs, now, settings);
-	return !eventIdMemory.claim(scope, deliveryKey(eventId, delivery.rawBody), until, now);
+	return !eventIdMemory.claim(scope, deliveryId(eventId, delivery.rawBody), until, now);
 }

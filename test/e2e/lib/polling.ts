@@ -16,6 +16,7 @@ import {
 import { expectOk, sleep, waitFor } from './http';
 import { type Execution, type N8nClient, nodeOutput } from './n8nApi';
 import { type N8nServer, startN8n } from './n8nProcess';
+import { killStarted } from './processes';
 import { SandboxAdmin, type SandboxInfo } from './sandbox';
 import { type Stack, startStack } from './stack';
 
@@ -49,6 +50,8 @@ export interface PollingStack {
 	 * the same database.
 	 */
 	restartMain(whileDown?: () => Promise<void>): Promise<void>;
+	/** A crash: the main and its task runner killed with SIGKILL, then started again. */
+	crashMain(): Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -103,6 +106,10 @@ export async function startPollingStack(options: {
 		restartMain: async (whileDown) => {
 			await main.stop();
 			await whileDown?.();
+			main = await startN8n(stack.instance);
+		},
+		crashMain: async () => {
+			await killStarted(main.process);
 			main = await startN8n(stack.instance);
 		},
 		stop: async () => {
@@ -408,4 +415,120 @@ export function caseWatchTests(scenario: () => CaseWatchScenario, downSeconds = 
 	it(`emits a change made while n8n was down${downSeconds ? ` for ${downSeconds} s` : ''} once, when it is back`, async () => {
 		await scenario().changeWhileDownOnce(downSeconds);
 	});
+}
+
+/** What became of a change when n8n was killed right after the poll that found it. */
+export interface PollCrash {
+	delayMs: number;
+	/** From the test seeing the poll's answer logged to the SIGKILL. */
+	killedAfterMs: number;
+	caseId: string;
+	/** Every execution of the watch since the case was opened, and what became of the case. */
+	executions: Array<{
+		status: string;
+		/** Started before the SIGKILL, or after n8n was back. */
+		started: 'before the kill' | 'after the restart';
+		/** Its trigger output the case. */
+		emitted: boolean;
+		/** Its saved data names the case anywhere (a crashed execution's input). */
+		holds: boolean;
+		/** For a crashed execution holding the case: what Executions › Retry made of it. */
+		retry?: string;
+	}>;
+}
+
+const emits = (execution: Execution, caseId: string) =>
+	!!execution.data?.resultData.runData[POLLING_TRIGGER] &&
+	changesOf(execution).some((change) => change.recordId === caseId);
+
+/**
+ * Opens a case, kills n8n (SIGKILL) `delayMs` after the poll that found it, starts it again on the
+ * same database, and follows the case: every execution of the watch since, and for a crashed one
+ * holding the case, what Executions › Retry made of it. The poll that found it is the first list
+ * request the sandbox answered after the case was opened, as the test sees it in the log.
+ */
+export async function crashAfterPoll(
+	polling: PollingStack,
+	watch: CaseWatch,
+	delayMs: number,
+): Promise<PollCrash> {
+	const before = new Set((await watch.executions()).map((execution) => execution.id));
+	const caseId = await watch.openCase(`Opened before a crash, ${delayMs} ms`);
+	const opened = await lastSeq(polling.admin);
+	await waitFor(
+		'the poll that finds the new case',
+		async () => {
+			const polls = await polling.admin.get<Array<{ seq: number }>>(
+				'/log?method=GET&path=/partner-api/support-cases',
+			);
+			return polls.some((poll) => poll.seq > opened) ? true : undefined;
+		},
+		{ timeoutMs: 30_000, intervalMs: 2 },
+	);
+	const seen = Date.now();
+	await sleep(delayMs);
+	const crash = polling.crashMain();
+	const killedAt = Date.now();
+	await crash;
+	await watch.polls(2);
+	const fresh = (await watch.executions()).filter((execution) => !before.has(execution.id));
+	const executions: PollCrash['executions'] = [];
+	for (const execution of fresh.filter((e) => e.mode !== 'retry').reverse()) {
+		const holds = JSON.stringify(execution.data ?? {}).includes(caseId);
+		let retry: string | undefined;
+		if (execution.status === 'crashed' && holds) {
+			retry = await polling.client.retryExecution(execution.id, false).then(
+				(retried) => `${retried.status}${emits(retried, caseId) ? ', emitted' : ''}`,
+				(error: Error) => error.message,
+			);
+		}
+		executions.push({
+			status: execution.status,
+			started: Date.parse(execution.startedAt) < killedAt ? 'before the kill' : 'after the restart',
+			emitted: emits(execution, caseId),
+			holds,
+			...(retry ? { retry } : {}),
+		});
+	}
+	return { delayMs, killedAfterMs: killedAt - seen, caseId, executions };
+}
+
+/** How long after the poll that found a change n8n is killed: one kill each. */
+export const CRASH_DELAYS_MS = [5, 25, 100];
+
+/**
+ * n8n killed right after a poll that found a change, once per CRASH_DELAYS_MS, on a published
+ * watch: never delivered twice; under the durable scheduler with durable cursors, never lost either
+ * (delivered, or held by a crashed execution that Executions › Retry delivers).
+ */
+export function crashAfterPollTests(
+	polling: () => PollingStack,
+	watch: () => CaseWatch,
+	{ durable, log }: { durable: boolean; log: (line: string) => void },
+): void {
+	const trials: PollCrash[] = [];
+	const delivered = (trial: PollCrash) =>
+		trial.executions.filter((e) => e.emitted || e.retry === 'success, emitted').length;
+
+	beforeAll(async () => {
+		for (const delayMs of CRASH_DELAYS_MS) {
+			const trial = await crashAfterPoll(polling(), watch(), delayMs);
+			trials.push(trial);
+			log(
+				`killed ${trial.killedAfterMs} ms after the poll that found a change: ` +
+					JSON.stringify(trial.executions),
+			);
+		}
+	}, 300_000);
+
+	it('never delivers the change twice', () => {
+		const twice = trials.filter((trial) => trial.executions.filter((e) => e.emitted).length > 1);
+		expect(twice).toEqual([]);
+	});
+
+	if (durable) {
+		it('never loses it: delivered, or held by a crashed execution that Retry delivers', () => {
+			expect(trials.map(delivered)).toEqual(CRASH_DELAYS_MS.map(() => 1));
+		});
+	}
 }

@@ -79,6 +79,18 @@ export async function stopStarted(entry: Started, graceMs = 10_000): Promise<voi
 	started.delete(entry.pid);
 }
 
+/**
+ * A crash: SIGKILL to the whole group at once (the guard, n8n and the task runner it started), no
+ * grace, nothing of it gets to save or clean up. Resolves once every process of the group is gone.
+ */
+export async function killStarted(entry: Started): Promise<void> {
+	signalGroup(entry.pid, 'SIGKILL');
+	if (!(await waitGone(entry.pid, 10_000))) {
+		throw new Error(`${entry.name} (process group ${entry.pid}) outlived SIGKILL for 10 s`);
+	}
+	started.delete(entry.pid);
+}
+
 export async function stopAll(): Promise<void> {
 	await Promise.all([...started.values()].map((entry) => stopStarted(entry)));
 }

@@ -151,6 +151,11 @@ export class SandboxAdmin {
 		await this.post('/replay-refusals', { enabled });
 	}
 
+	/** A network's round trip: each partner request, and its answer, held `ms` (README, Latency). */
+	async setLatency(ms: number): Promise<void> {
+		await this.post('/latency', { ms });
+	}
+
 	/** Repeat-actions mode: a new key books or pays again (test/sandbox/README.md, Idempotency). */
 	async setRepeatActions(enabled: boolean): Promise<void> {
 		await this.post('/repeat-actions', { enabled });

@@ -44,7 +44,7 @@ describe('credential test through n8n, against answers that are not the list of 
 		const result = await suite.client.testStoredCredential(CREDENTIAL_IDS.full);
 		expect(result.status).toBe('Error');
 		expect(result.message).toContain(
-			`redirect (302) to ${suite.sandbox.redirectTargetOrigin}/api/v1/partner-api/hubs, which was not followed`,
+			`redirect (302) to ${suite.sandbox.redirectTargetOrigin}/api/v1/partner-api/hubs, not followed so the API key stays here`,
 		);
 		expect(result.message).not.toContain(suite.sandbox.keys.full);
 		expect(await suite.admin.redirectTargetLog()).toEqual([]);

@@ -70,7 +70,7 @@ describe('Dry Run on MCP tools (the preview tools sample, MCP Server Trigger)', 
 			},
 			body: { serviceType: 'CLICK', ...route },
 			idempotencyKey: derivedKey('quote.create'),
-			idempotencyKeyMadeOf: expect.stringMatching(/^this execution and item 1: /),
+			idempotencyKeyMadeOf: expect.stringMatching(/^these input items and item 1: /),
 		});
 	});
 

@@ -71,7 +71,7 @@ describe('a batch with one order refused before sending and one refused by the A
 			failedIndexes.map((index) =>
 				index === INVALID
 					? 'Item 2 (externalReference ORD-1002): Pickup Latitude (pickupLatitude) must be a number between −90 and 90, got 123'
-					: `The API refused the request as invalid (400): ${REFUSAL.message} [field: ${REFUSAL.field}]. Correct the value and run again.`,
+					: `The API refused the request as invalid (400): ${REFUSAL.message} [field: ${REFUSAL.field}].`,
 			),
 		);
 		expect(nodeOutput(execution, FIX)).toEqual(errors);

@@ -4,9 +4,10 @@ import { nodeOutput } from '../lib/n8nApi';
 import { loadSuite } from '../lib/suiteContext';
 
 // From the second item on, the node evaluates the expressions of an item's parameters in one call
-// (shared/expressions.ts). Here, in real n8n and its isolated-vm expression engine, every row of a
-// batch must come out exactly as it does alone, where each parameter is evaluated on its own: the
-// same body sent, or the same error. The workflows are made for this test and deleted after it.
+// (nodes/PartnerLogistics/pipeline/expressions.ts). Here, in real n8n and its isolated-vm
+// expression engine, every row of a batch must come out exactly as it does alone, where each
+// parameter is evaluated on its own: the same body sent, or the same error. The workflows are made
+// for this test and deleted after it.
 const suite = loadSuite();
 const NODE = 'Quote each row';
 

@@ -171,7 +171,7 @@ describe('a quote request watch with one answer that never ends and one too larg
 		expect(occurrences(all, named(trickled))).toBe(1);
 		expect(occurrences(all, named(bomb))).toBe(1);
 		expect(warnings[0]).toContain(
-			`${named(trickled)}The API started answering and then stopped sending: no whole answer within 30 s (timeout).`,
+			`${named(trickled)}The API stopped sending partway: no whole answer within 30 s (timeout).`,
 		);
 		expect(warnings[0]).toContain(`${named(bomb)}The API's answer grew past the 100 MiB`);
 		expect(warnings[0]).not.toContain(named(quoted));

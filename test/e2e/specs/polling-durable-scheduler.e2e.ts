@@ -4,6 +4,7 @@ import {
 	CaseWatch,
 	CaseWatchScenario,
 	caseWatchTests,
+	crashAfterPollTests,
 	DURABLE_SCHEDULER_ENV,
 	type PollingStack,
 	startPollingStack,
@@ -21,8 +22,10 @@ import {
 // starts and committed with the execution it starts. The support case scenario and the record
 // watches' scenario, as in the regular files, with n8n kept down 20 s at the restart so the tasks
 // of several Poll Times run together when it is back (before the fix, that emitted a change made
-// meanwhile 3 or 4 times). n8n 2.x only (test/e2e/versions.json).
+// meanwhile 3 or 4 times), and killed with SIGKILL right after a poll that found a change. n8n 2.x
+// only (test/e2e/versions.json).
 const suite = loadSuite();
+const log = (line: string) => process.stderr.write(`e2e polling durable: ${line}\n`);
 let polling: PollingStack;
 let watch: CaseWatch;
 let records: RecordWatchScenario;
@@ -33,7 +36,7 @@ beforeAll(async () => {
 		archiveDir: join(suite.logDir, 'polling-durable'),
 		instanceEnv: DURABLE_SCHEDULER_ENV,
 		workflows: (caseWatch) => recordWatchWorkflows(caseWatch),
-		log: (line) => process.stderr.write(`e2e polling durable: ${line}\n`),
+		log,
 	});
 	watch = new CaseWatch(polling.client, polling.admin, polling.stack.sandbox.info);
 	const watches = new RecordWatches(polling, ['quoteRequest', 'haulageQuotation', 'trip', 'truck']);
@@ -50,4 +53,12 @@ describe('support cases under the durable scheduler and cursors', () => {
 
 describe('record watches under the durable scheduler and cursors', () => {
 	recordWatchTests(() => records);
+});
+
+describe('killed with SIGKILL right after a poll that found a change', () => {
+	crashAfterPollTests(
+		() => polling,
+		() => watch,
+		{ durable: true, log },
+	);
 });

@@ -1,15 +1,19 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 import {
-	CREDENTIAL_IDS,
 	type CredentialFixture,
+	sandboxCredential,
+	templateWorkflow,
 	type WorkflowFixture,
 } from '../../e2e/lib/fixtures';
 import { N8nClient } from '../../e2e/lib/n8nApi';
 import type { N8nInstance } from '../../e2e/lib/n8nEnv';
 import { PACKAGE_NAME } from '../../e2e/lib/communityPackage';
 import { repoRoot } from '../../e2e/lib/paths';
+import { PG_BIN } from '../../e2e/lib/services';
 import { SandboxAdmin } from '../../e2e/lib/sandbox';
 import type { SuiteContext } from '../../e2e/lib/suiteContext';
 
@@ -43,7 +47,6 @@ export const EVENT_SETUPS = {
 export type EventSetup = keyof typeof EVENT_SETUPS;
 
 export const queueWorkflowsDir = join(repoRoot, 'test/queue/workflows');
-export const recipeTemplate = join(repoRoot, 'docs/templates/exactly-once-events.json');
 export const POSTGRES_CREDENTIAL = { id: 'plCredPostgres01', name: 'Event claims database' };
 /**
  * The package as every queue-mode process gets it here: from N8N_COMMUNITY_PACKAGES, installed by
@@ -66,17 +69,10 @@ export const EVENTS_DATABASE = 'partner_events';
  * tests the very file the README points to.
  */
 export function recipeWorkflow(): WorkflowFixture {
-	const template = JSON.parse(readFileSync(recipeTemplate, 'utf8')) as WorkflowFixture;
-	for (const node of template.nodes) {
-		if (node.credentials?.partnerLogisticsApi) {
-			node.credentials.partnerLogisticsApi = {
-				id: CREDENTIAL_IDS.full,
-				name: 'Partner Logistics sandbox',
-			};
-		}
-		if (node.credentials?.postgres) node.credentials.postgres = { ...POSTGRES_CREDENTIAL };
-	}
-	return { ...template, id: QUEUE_WORKFLOWS.eventsRecipe, active: false };
+	return templateWorkflow('exactly-once-events.json', QUEUE_WORKFLOWS.eventsRecipe, {
+		partnerLogisticsApi: sandboxCredential,
+		postgres: POSTGRES_CREDENTIAL,
+	});
 }
 
 /** n8n's own Postgres credential type, in `n8n import:credentials` form. */
@@ -125,3 +121,14 @@ export function loadQueueSuite(): QueueContext & { client: N8nClient; admin: San
 /** A trigger's production URL on one webhook process. */
 export const eventUrl = (processBaseUrl: string, setup: EventSetup) =>
 	`${processBaseUrl}/webhook/${EVENT_SETUPS[setup].webhookId}/partner-logistics`;
+
+/**
+ * An empty database in the suite's Postgres, for a spec that runs n8n processes of its own (one
+ * that restarts the main or kills a worker must not take the suite's down with it).
+ */
+export async function createDatabase(postgres: QueueContext['postgres'], name: string) {
+	await promisify(execFile)(join(PG_BIN, 'psql'), [
+		...['-h', '127.0.0.1', '-p', String(postgres.port), '-U', postgres.user],
+		...['-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-c', `CREATE DATABASE ${name}`],
+	]);
+}

@@ -1,7 +1,5 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 
 import {
 	CaseWatch,
@@ -10,8 +8,8 @@ import {
 	startPollingStack,
 } from '../../e2e/lib/polling';
 import { queueEnv, roleLogFile, startWorker } from '../../e2e/lib/queueMode';
-import { PG_BIN, type Service, startRedis } from '../../e2e/lib/services';
-import { loadQueueSuite } from '../setup/context';
+import { type Service, startRedis } from '../../e2e/lib/services';
+import { createDatabase, loadQueueSuite } from '../setup/context';
 import { ranExecution } from '../setup/executions';
 import { RecordWatches, RecordWatchScenario, recordWatchWorkflows } from '../../e2e/lib/watches';
 
@@ -21,7 +19,6 @@ import { RecordWatches, RecordWatchScenario, recordWatchWorkflows } from '../../
 // Postgres, with a Redis of their own; the scenarios are ../../e2e/lib/polling.ts (support cases)
 // and ../../e2e/lib/watches.ts (one record watch: GO_BULK quote requests), as in the regular suite.
 const suite = loadQueueSuite();
-const run = promisify(execFile);
 const DATABASE = 'n8n_polling';
 const workDir = join(suite.workDir, 'polling');
 let redis: Service;
@@ -31,10 +28,7 @@ let records: RecordWatchScenario;
 
 beforeAll(async () => {
 	const log = (line: string) => process.stderr.write(`queue polling: ${line}\n`);
-	await run(join(PG_BIN, 'psql'), [
-		...['-h', '127.0.0.1', '-p', String(suite.postgres.port), '-U', suite.postgres.user],
-		...['-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-c', `CREATE DATABASE ${DATABASE}`],
-	]);
+	await createDatabase(suite.postgres, DATABASE);
 	mkdirSync(join(workDir, 'logs'), { recursive: true });
 	redis = await startRedis(workDir, join(workDir, 'logs'));
 	polling = await startPollingStack({

@@ -4,26 +4,29 @@ import { createHash } from 'node:crypto';
 export interface IdempotencyScope {
 	instanceId: string;
 	workflowId: string;
-	/** The execution the keys belong to; for a retry, the one it retries (`KeyMemory.seed`). */
-	executionId: string;
+	/**
+	 * The node run the keys belong to: a digest of its input items and how many runs of that input
+	 * finished before it (`runKeys`). An execution's Retry, even of one n8n crashed in, is handed the
+	 * same input and finished nothing, so it gets the same keys; a later run of the input new ones.
+	 */
+	run: string;
 	nodeId: string;
 	runIndex: number;
 	itemIndex: number;
 	/** `resource.operation`, so quote and booking of one item never share a key. */
 	action: string;
-	/** Raised at each definitive refusal of the item, so a retry after a fix is new to the API. */
-	generation?: number;
 }
 
 /**
  * The default Idempotency-Key of a creation: the same for every try of one item in one node run
  * (Retry On Fail, our 429/503 retries, n8n's Retry of the execution), else different (two identical
- * orders are two quotes). Hashed so no workflow detail leaks into API logs.
+ * orders are two quotes); plus a generation per definitive refusal of the item (GenerationMemory).
+ * Hashed so no workflow detail leaks into API logs.
  */
-export function deriveIdempotencyKey(scope: IdempotencyScope): string {
-	const { instanceId, workflowId, executionId, nodeId, runIndex, itemIndex, action } = scope;
-	const parts = [instanceId, workflowId, executionId, nodeId, runIndex, itemIndex, action];
-	if (scope.generation) parts.push(scope.generation);
+export function deriveIdempotencyKey(scope: IdempotencyScope, generation = 0): string {
+	const { instanceId, workflowId, run, nodeId, runIndex, itemIndex, action } = scope;
+	const parts = [instanceId, workflowId, run, nodeId, runIndex, itemIndex, action];
+	if (generation) parts.push(generation);
 	return `n8n-${action}-${hex(parts)}`;
 }
 
@@ -39,7 +42,7 @@ export interface ReferentScope {
 /**
  * The default Idempotency-Key of an action on something that exists (booking a quote, paying a
  * booking): from the API, the action and its referent, never the execution, so every run that asks
- * again gets the API's first answer; plus a generation per definitive refusal (RefusalMemory).
+ * again gets the API's first answer; plus a generation per definitive refusal (GenerationMemory).
  */
 export function deriveReferentKey(scope: ReferentScope, generation = 0): string {
 	const parts = ['referent', apiIdentity(scope.api), scope.action, ...scope.referent];

@@ -7,20 +7,29 @@ import {
 	deriveIdempotencyKey,
 	deriveReferentKey,
 	type IdempotencyScope,
-	type ReferentScope,
 } from './keyDerivation';
-import type { Generations, RefusalMemory } from './refusedKeys';
+import type { GenerationMemory, Generations } from './generations';
 
 /** What the node remembers of its keys, in n8n's node context (runKeys says where it reaches). */
 export interface KeyMemory {
-	/** The execution that first ran the node; its retries derive their keys from it. */
-	seed: string;
 	/** Digest of a key sent -> digest of the body sent with it: what the API holds for that key. */
 	sent: Record<string, string>;
-	/** Per item (`runIndex:itemIndex`), how often the API definitively refused it. */
-	refused: Record<string, number>;
-	/** Per referent chain, how often the API definitively refused it (absent in older contexts). */
+	/** Per key chain, how often the API definitively refused it (absent in older contexts). */
 	chains?: Generations;
+}
+
+/** Where a run's keys read and raise their generations (`runKeys` makes them). */
+export interface KeyPlaces {
+	/** The API this run sends to, as the credential's Base URL. */
+	api: string;
+	/** Per key chain, its definitive refusals. */
+	refusals: GenerationMemory;
+	/** Per node run's input, how many runs of it finished. */
+	runs: GenerationMemory;
+	/** The run's input items, as JSON: read on the first creation key only. */
+	input: () => string;
+	/** Keeps the memory in the node context, on its first change. */
+	keep: () => void;
 }
 
 /**
@@ -45,37 +54,59 @@ const turns = processMap<Promise<unknown>>('requests in turn, by API and Idempot
 
 /** The Idempotency-Keys of one node run, and what was sent under them. */
 export class RunKeys {
-	/** The referent keys given out in this run, with their chain and generation. */
-	private readonly referentKeys = new Map<string, { chain: string; generation: number }>();
+	/** The keys given out in this run: their chain, generation, and whether a referent names it. */
+	private readonly given = new Map<
+		string,
+		{ chain: string; generation: number; referent: boolean }
+	>();
 	/** The keys whose body this run recorded first (`sending`). */
 	private readonly recordedHere = new Set<string>();
 	/** The API this run sends to, as `turns` tells APIs apart. */
 	private readonly api: string;
+	/** The run's input chain and its generation, once a creation key needs them. */
+	private run?: { chain: string; generation: number };
+	/** Whether anything was sent: a dry run finishes nothing. */
+	private sentAny = false;
 
 	constructor(
 		private readonly memory: KeyMemory,
-		private readonly scope: Omit<IdempotencyScope, 'itemIndex' | 'executionId' | 'generation'>,
-		private readonly referents: { api: string; refusals: RefusalMemory },
+		private readonly scope: Omit<IdempotencyScope, 'itemIndex' | 'run'>,
+		private readonly places: KeyPlaces,
 	) {
-		this.api = apiIdentity(referents.api);
+		this.api = apiIdentity(places.api);
 	}
 
-	/** The item's default key: by its referent when the action has one, else by the item. */
+	/** The item's default key: by its referent when the action has one, else by the run's input. */
 	keyOf(itemIndex: number, referent?: string[]): string {
-		if (!referent) {
-			return deriveIdempotencyKey({
-				...this.scope,
-				executionId: this.memory.seed,
-				itemIndex,
-				generation: this.memory.refused[this.itemId(itemIndex)],
-			});
-		}
-		const scope: ReferentScope = { api: this.referents.api, action: this.scope.action, referent };
-		const chain = `${this.scope.action}:${digestOf(deriveReferentKey(scope))}`;
-		const generation = this.referents.refusals.generation(chain);
-		const key = deriveReferentKey(scope, generation);
-		this.referentKeys.set(key, { chain, generation });
+		const derive = referent
+			? (generation?: number) =>
+					deriveReferentKey(
+						{ api: this.places.api, action: this.scope.action, referent },
+						generation,
+					)
+			: (generation?: number) =>
+					deriveIdempotencyKey({ ...this.scope, run: this.runId(), itemIndex }, generation);
+		const first = derive();
+		const chain = `${this.scope.action}:${digestOf(first)}`;
+		const generation = this.places.refusals.generation(chain);
+		const key = generation ? derive(generation) : first;
+		this.given.set(key, { chain, generation, referent: !!referent });
 		return key;
+	}
+
+	/** The run as a key part: its input, and how many runs of that input finished before it. */
+	private runId(): string {
+		if (!this.run) {
+			const { workflowId, nodeId, runIndex } = this.scope;
+			const chain = `run:${digestOf([workflowId, nodeId, runIndex, this.places.input()].join('\u0000'))}`;
+			this.run = { chain, generation: this.places.runs.generation(chain) };
+		}
+		return `${this.run.chain}:${this.run.generation}`;
+	}
+
+	/** Every item of the run is done: a later run of the same input makes its creations anew. */
+	finished(): void {
+		if (this.run && this.sentAny) this.places.runs.raise(this.run.chain, this.run.generation);
 	}
 
 	/**
@@ -86,19 +117,21 @@ export class RunKeys {
 		const keyDigest = digestOf(key);
 		const bodyDigest = digestOf(JSON.stringify(body ?? {}));
 		const held = this.memory.sent[keyDigest];
+		this.sentAny = true;
 		if (held === undefined) {
 			this.memory.sent[keyDigest] = bodyDigest;
 			this.recordedHere.add(keyDigest);
+			this.places.keep();
 		}
 		return held !== undefined && held !== bodyDigest && !this.recordedHere.has(keyDigest);
 	}
 
-	/** Sends the item under `key` in turn (see `turns`); a definitive refusal spends the key. */
-	async send<T>(itemIndex: number, key: string, send: () => Promise<T>): Promise<T> {
+	/** Sends under `key` in turn (see `turns`); a definitive refusal spends the key. */
+	async send<T>(key: string, send: () => Promise<T>): Promise<T> {
 		return await this.inTurn(key, async () => {
 			const sent = send();
 			// Watched, not caught: the failure goes on to the item as it is.
-			sent.catch((error: unknown) => refusedForGood(error) && this.refused(itemIndex, key));
+			sent.catch((error: unknown) => refusedForGood(error) && this.refused(key));
 			return await sent;
 		});
 	}
@@ -118,24 +151,15 @@ export class RunKeys {
 		}
 	}
 
-	/** The API refused the item for good: the key is spent, the next try gets a new one. */
-	refused(itemIndex: number, key: string): void {
-		const referent = this.referentKeys.get(key);
-		if (referent) {
-			this.referents.refusals.refused(referent.chain, referent.generation);
-		} else {
-			const id = this.itemId(itemIndex);
-			this.memory.refused[id] = (this.memory.refused[id] ?? 0) + 1;
-		}
+	/** The API refused the key for good: it is spent, the chain's next try gets a new one. */
+	refused(key: string): void {
+		const given = this.given.get(key);
+		if (given) this.places.refusals.raise(given.chain, given.generation);
 		delete this.memory.sent[digestOf(key)];
 	}
 
 	isReferentKey(key: string): boolean {
-		return this.referentKeys.has(key);
-	}
-
-	private itemId(itemIndex: number): string {
-		return `${this.scope.runIndex}:${itemIndex}`;
+		return this.given.get(key)?.referent === true;
 	}
 }
 

@@ -1,25 +1,5 @@
 import { pathIds } from './spec';
-import { fail, required, type Problem } from './problem';
-
-/**
- * Path steps, not ids: URL-encoding leaves dots alone and the URL parser then drops the segment,
- * so `/bookings/../payment` would reach another endpoint, with the key.
- */
-const PATH_STEPS = new Set(['.', '..']);
-
-/** What is wrong with an id for a path (as trimmed text: empty, or a path step), if anything. */
-export function pathIdProblem(name: string, value: unknown): Problem | undefined {
-	const text = value === undefined || value === null ? '' : String(value).trim();
-	if (text === '') return required(name, value);
-	if (PATH_STEPS.has(text)) {
-		return {
-			field: name,
-			value,
-			rule: 'cannot be "." or "..": the request would reach another endpoint of the API',
-		};
-	}
-	return undefined;
-}
+import { fail, pathIdProblem } from '../problem';
 
 /**
  * `/cases/{caseId}/close` with each id read, trimmed, checked (a bad one throws a ProblemError) and

@@ -9,9 +9,10 @@ import type {
 } from 'n8n-workflow';
 
 import { runPacer } from '../rateLimit';
-import { Deadlines } from './answer';
+import { Deadlines } from './answerBounds';
 import { editorSettings, readPollSettings, readRunSettings, type RunSettings } from './settings';
-import { answered, redact } from './errors';
+import type { Failure } from './errors';
+import { answerEvidence, redact } from './evidence';
 import { apiError, expectJson, sendRequest, sleeper, type ItemRequest, type Sending } from './send';
 import {
 	authenticatedSender,
@@ -19,19 +20,17 @@ import {
 	credentialTestSender,
 	previewRequest,
 	type ApiResponse,
-	type RequestPreview,
 	type Sender,
 } from './transport';
 
-export type { ApiResponse, RequestPreview } from './transport';
-export { failsEveryRequest, type Failure, type ItemRequest } from './send';
-export { readListPage, readRecords } from './response';
-export { describeFaultCode, describeRedirect, evidence, isUnreachable } from './errors';
-export { optionsDescription, requestOptionsDescription } from './options';
-export { EDITOR_TIMEOUT_MS, type RunSettings } from './settings';
+export type { ApiResponse } from './transport';
+export { describeFailure, type Failure } from './errors';
+export { failsEveryRequest, type ItemRequest } from './send';
+export { readListPage, readRecords } from './records';
+export { optionsDescription } from './optionsForm';
 
-/** What a session's errors say besides the status: the words before them, a 403's capability. */
-export type Wording = Pick<Sending, 'prefix' | 'capability'>;
+/** What a request's errors say besides the status: the words before them, a 403's capability. */
+type Wording = Pick<Sending, 'prefix' | 'capability'>;
 
 /**
  * The one way to the API, for every run, tool call, poll, hub picker and credential test: paced
@@ -40,13 +39,15 @@ export type Wording = Pick<Sending, 'prefix' | 'capability'>;
 export interface ApiSession {
 	readonly settings: RunSettings;
 	/** The request's 2xx answer and JSON body (`expected` names it); else the error that explains. */
-	read(request: ItemRequest, expected: string): Promise<{ response: ApiResponse; body: unknown }>;
+	read(
+		request: ItemRequest,
+		expected: string,
+		wording?: Wording,
+	): Promise<{ response: ApiResponse; body: unknown }>;
 	/** The error for an unusable 2xx answer: `message`, then `why` and the answer itself. */
 	unusable(response: ApiResponse, message: string, why: string): NodeApiError;
-	/** The same session and pacer, its errors worded with `wording`. */
-	with(wording: Wording): ApiSession;
 	/** The request as it would leave n8n, nothing sent (a dry run), its secrets masked. */
-	preview(request: ItemRequest): Promise<RequestPreview>;
+	preview(request: ItemRequest): ReturnType<typeof previewRequest>;
 }
 
 /** A node run's session, or a tool call's: the Options of item 0, cancelled with the execution. */
@@ -75,7 +76,7 @@ export async function pickerSession(ctx: ILoadOptionsFunctions): Promise<ApiSess
 export function credentialTestSession(
 	context: ICredentialTestFunctions,
 	{ data = {} }: ICredentialsDecrypted,
-	explain: Sending['explain'],
+	explain: (failure: Failure) => string | undefined,
 ): ApiSession {
 	const node = { name: 'Partner Logistics credential test' } as INode;
 	const sender = credentialTestSender(context, data);
@@ -87,7 +88,7 @@ function session(
 	node: INode,
 	settings: RunSettings,
 	send: Sender,
-	options: Pick<Sending, 'mutating' | 'prefix' | 'capability' | 'explain'> = { mutating: false },
+	options: Pick<Sending, 'mutating' | 'capability' | 'explain'> = { mutating: false },
 	signal?: AbortSignal,
 ): ApiSession {
 	let sending: Sending | undefined;
@@ -100,28 +101,24 @@ function session(
 		const wait = sleeper(signal);
 		return (sending = { node, settings, send, pacer, signal, deadlines, wait, ...options });
 	};
-	const worded = (wording: Wording): ApiSession => {
-		const run = (): Sending => ({ ...joined(), ...wording });
-		return {
-			settings,
-			read: async (request, expected) => {
-				const response = await sendRequest(run(), request);
-				return { response, body: expectJson(run(), response, expected) };
-			},
-			unusable: (response, message, why) =>
-				apiError(run(), response, {
-					message,
-					description: `${why} ${answered(response.status, response.body, settings.secrets)}`,
-				}),
-			with: (more) => worded({ ...wording, ...more }),
-			preview: async (request) => {
-				const preview = await previewRequest(settings.transport, request);
-				for (const [name, value] of Object.entries(preview.headers)) {
-					preview.headers[name] = redact(String(value), settings.secrets);
-				}
-				return preview;
-			},
-		};
+	return {
+		settings,
+		read: async (request, expected, wording) => {
+			const run = { ...joined(), ...wording };
+			const response = await sendRequest(run, request);
+			return { response, body: expectJson(run, response, expected) };
+		},
+		unusable: (response, message, why) =>
+			apiError(joined(), response, {
+				message,
+				description: `${why} ${answerEvidence(response.status, response.body, settings.secrets)}`,
+			}),
+		preview: async (request) => {
+			const preview = await previewRequest(settings.transport, request);
+			for (const [name, value] of Object.entries(preview.headers)) {
+				preview.headers[name] = redact(String(value), settings.secrets);
+			}
+			return preview;
+		},
 	};
-	return worded({});
 }

@@ -10,10 +10,7 @@ export const TIMEOUT_FAULTS = [
 	'ERR_SOCKET_CONNECTION_TIMEOUT',
 	'E_ANSWER_STALLED',
 ];
-/**
- * Faults worth another try, safe with the same Idempotency-Key: the connection broke or timed out.
- * Not a refused connection or an unknown host (setup), nor an answer too large (as large again).
- */
+/** Faults worth another try with the same Idempotency-Key: not setup faults, not a huge answer. */
 export const TRANSIENT_FAULTS = ['ECONNRESET', 'EPIPE', 'EAI_AGAIN', ...TIMEOUT_FAULTS];
 
 /** The longest Retry-After waited out; a longer one is told to the user. */
@@ -21,7 +18,7 @@ export const MAX_RETRY_DELAY_MS = 60_000;
 const MAX_BACKOFF_MS = 30_000;
 
 /** What one attempt came back with. */
-export type Attempt =
+export type Outcome =
 	| { kind: 'status'; status: number; retryAfter?: string }
 	| { kind: 'fault'; code: string };
 
@@ -36,11 +33,10 @@ export interface RetryBudget {
 	patienceMs?: number;
 }
 
+/** A request's retries so far; any fault retry means the API may still be working on it. */
 export interface RetryState {
 	busyRetries: number;
 	faultRetries: number;
-	/** An earlier attempt of this request broke or timed out: the API may still be working on it. */
-	faulted?: boolean;
 	/** Waited so far for retries of this request. */
 	waitedMs?: number;
 }
@@ -55,16 +51,16 @@ export type RetryDecision =
  * MAX_RETRY_DELAY_MS or the patience left is never waited out silently: the caller says so.
  */
 export function decideRetry(
-	attempt: Attempt,
+	outcome: Outcome,
 	state: RetryState,
 	budget: RetryBudget,
 	now = Date.now(),
 	random = Math.random,
 ): RetryDecision {
 	const jitter = Math.floor(random() * 250);
-	if (attempt.kind === 'status' && BUSY_STATUSES.includes(attempt.status)) {
+	if (outcome.kind === 'status' && BUSY_STATUSES.includes(outcome.status)) {
 		if (state.busyRetries >= budget.maxRetries) return { retry: false, reason: 'budget' };
-		const asked = parseRetryAfter(attempt.retryAfter, now);
+		const asked = parseRetryAfter(outcome.retryAfter, now);
 		// Retry-After is the API's own wait: a little jitter is enough, the pacer spaces the starts.
 		const delayMs =
 			asked !== undefined
@@ -78,10 +74,11 @@ export function decideRetry(
 	// A 409 right after our own attempt broke off is most likely that attempt, still in progress
 	// under the same Idempotency-Key: wait for it like a fault. Any other 409 is a real conflict.
 	const transient =
-		attempt.kind === 'fault'
-			? TRANSIENT_FAULTS.includes(attempt.code) &&
-				(budget.retryTimeouts !== false || !TIMEOUT_FAULTS.includes(attempt.code))
-			: GATEWAY_STATUSES.includes(attempt.status) || (attempt.status === 409 && !!state.faulted);
+		outcome.kind === 'fault'
+			? TRANSIENT_FAULTS.includes(outcome.code) &&
+				(budget.retryTimeouts !== false || !TIMEOUT_FAULTS.includes(outcome.code))
+			: GATEWAY_STATUSES.includes(outcome.status) ||
+				(outcome.status === 409 && state.faultRetries > 0);
 	if (!transient) return { retry: false, reason: 'not-retryable' };
 	const delayMs = backoff(500, state.faultRetries) + jitter;
 	if (state.faultRetries >= budget.faultRetries || delayMs > patienceLeft(state, budget)) {
@@ -107,7 +104,7 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** One request's retries; the Pacer paces the batch as a whole, learning from the same 429s. */
+/** One request's retries; its API key's pacer (pipeline/rateLimit/) paces the batch, from the same 429s. */
 export class Retries {
 	private readonly state: RetryState = { busyRetries: 0, faultRetries: 0 };
 
@@ -116,16 +113,12 @@ export class Retries {
 		private readonly random = Math.random,
 	) {}
 
-	next(attempt: Attempt, now = Date.now()): RetryDecision {
-		const decision = decideRetry(attempt, this.state, this.budget, now, this.random);
+	decide(outcome: Outcome, now = Date.now()): RetryDecision {
+		const decision = decideRetry(outcome, this.state, this.budget, now, this.random);
 		if (!decision.retry) return decision;
 		this.state.waitedMs = (this.state.waitedMs ?? 0) + decision.delayMs;
-		if (decision.busy) {
-			this.state.busyRetries++;
-		} else {
-			this.state.faultRetries++;
-			this.state.faulted = true;
-		}
+		if (decision.busy) this.state.busyRetries++;
+		else this.state.faultRetries++;
 		return decision;
 	}
 

@@ -11,14 +11,14 @@ import {
 	describeRedirect,
 	describeUnexpectedBody,
 	isUnreachable,
-	readBody,
-	redact,
 	retried,
 	type ApiErrorText,
+	type Failure,
 } from './errors';
-import type { Deadlines } from './answer';
+import { parseJson, redact } from './evidence';
+import type { Deadlines } from './answerBounds';
 import type { RunSettings } from './settings';
-import { MAX_RETRY_DELAY_MS, Retries, type Attempt, type RetryDecision } from './retry';
+import { MAX_RETRY_DELAY_MS, Retries, type Outcome, type RetryDecision } from './retry';
 import {
 	sendApiRequest,
 	type ApiRequest,
@@ -35,12 +35,6 @@ export interface ItemRequest extends ApiRequest {
 	/** What a referent key stands for, e.g. "Quote ID qt_7" (OperationSpec.referent). */
 	referent?: string;
 }
-
-/** Why a request ended without a usable answer, for a caller that words it its own way. */
-export type Failure =
-	| { kind: 'answer'; response: ApiResponse }
-	| { kind: 'fault'; code: string }
-	| { kind: 'unexpected'; response: ApiResponse };
 
 /** What every request of a session is sent with: its settings, pacer and sender. */
 export interface Sending {
@@ -63,10 +57,7 @@ export interface Sending {
 	explain?: (failure: Failure) => string | undefined;
 }
 
-/**
- * Sends one request until it has an answer to act on, paced and retried as decideRetry says, always
- * with the same Idempotency-Key. Returns a 2xx; anything else becomes the item's NodeApiError.
- */
+/** Sends one request, paced and retried as decideRetry says: a 2xx, or the item's NodeApiError. */
 export async function sendRequest(run: Sending, request: ItemRequest): Promise<ApiResponse> {
 	const { settings, pacer, signal, wait } = run;
 	const retries = new Retries(settings.budget);
@@ -80,7 +71,7 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 		const exchange = await sendApiRequest(run.send, settings.transport, request, run.deadlines);
 		const response = 'response' in exchange ? exchange.response : undefined;
 		const decision =
-			response && response.status < 300 ? undefined : retries.next(attempt(exchange));
+			response && response.status < 300 ? undefined : retries.decide(outcomeOf(exchange));
 		const headers = response && rateHeadersOf(response.headers);
 		pacer.finished(
 			start,
@@ -103,11 +94,7 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 	}
 }
 
-/**
- * Whether another request of the session would fail the same way: a refused key (401), a missing
- * capability (403), an API out of reach, or no API error at all. A timeout, an answer too large or
- * another status belongs to its own request.
- */
+/** Whether every request of the session fails so: 401, 403, unreachable, or not an API error. */
 export function failsEveryRequest(error: unknown): boolean {
 	if (!(error instanceof NodeApiError)) return true;
 	const fault = error.context.fault;
@@ -115,7 +102,7 @@ export function failsEveryRequest(error: unknown): boolean {
 	return error.httpCode === '401' || error.httpCode === '403';
 }
 
-function attempt(exchange: Exchange): Attempt {
+function outcomeOf(exchange: Exchange): Outcome {
 	if ('fault' in exchange) return { kind: 'fault', code: exchange.fault };
 	const { status, headers } = exchange.response;
 	return { kind: 'status', status, retryAfter: headers['retry-after'] };
@@ -139,7 +126,8 @@ function failureText(
 		const { fault: code, bytes } = exchange;
 		const { timeoutMs } = settings.transport;
 		const text = describeFault(code, retries, { timeoutMs, mutating: run.mutating, bytes });
-		return explained(run, { kind: 'fault', code }, text);
+		const unreachable = isUnreachable(code);
+		return explained(run, { kind: 'fault', code, timeoutMs, unreachable }, text);
 	}
 	const { response } = exchange;
 	if (decision.reason === 'retry-after-too-long') {
@@ -167,7 +155,7 @@ function explained(run: Sending, failure: Failure, text: ApiErrorText): ApiError
 
 /** A 2xx body must be JSON: an HTML page or nothing where a record is expected is an error. */
 export function expectJson(run: Sending, response: ApiResponse, expected: string): unknown {
-	const body = readBody(response.body);
+	const body = parseJson(response.body);
 	if (body !== undefined) return body;
 	const { secrets } = run.settings;
 	const text = describeUnexpectedBody(response.status, response.body, expected, secrets);
@@ -180,7 +168,7 @@ export function apiError(
 	response: ApiResponse | undefined,
 	text: ApiErrorText,
 ): NodeApiError {
-	const parsed = response ? readBody(redact(response.body, run.settings.secrets)) : undefined;
+	const parsed = response ? parseJson(redact(response.body, run.settings.secrets)) : undefined;
 	const errorResponse = (
 		isObject(parsed) ? parsed : { status: response?.status ?? 'no answer' }
 	) as JsonObject;

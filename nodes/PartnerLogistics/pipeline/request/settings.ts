@@ -3,13 +3,12 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestOptions,
-	INodeProperties,
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import type { PacerSettings } from '../rateLimit';
-import { optionsDescription } from './options';
+import { NUMBER_OPTIONS } from './optionsForm';
 import type { RetryBudget } from './retry';
 import { CREDENTIAL_TYPE, transportOf, type Transport } from './transport';
 
@@ -22,16 +21,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const TOOL_CALL_PATIENCE_MS = 5000;
 
 /** The whole-number Options the pipeline reads, by name. */
-type NumberOption = 'maxRetries' | 'faultRetries' | 'concurrency' | 'maxRequestsPerSecond';
-
-/** An option's label, default and bounds, as its field in the Options collection declares them. */
-function declared(name: NumberOption) {
-	const field = optionsDescription([])[0].options!.find(
-		(option) => 'name' in option && option.name === name,
-	) as INodeProperties;
-	const { minValue: min, maxValue: max } = field.typeOptions as Record<string, number>;
-	return { label: field.displayName, fallback: field.default as number, min, max };
-}
+type NumberOption = keyof typeof NUMBER_OPTIONS;
 
 export interface RunSettings {
 	budget: RetryBudget;
@@ -43,10 +33,7 @@ export interface RunSettings {
 	toolCall?: boolean;
 }
 
-/**
- * What holds for every item of a run, read once: the Options (item 0's, as n8n's own batching),
- * Request Options and the credential. A value out of range stops the run, naming its rule.
- */
+/** A run's settings, read once: item 0's Options (as n8n batches), Request Options, credential. */
 export async function readRunSettings(context: IExecuteFunctions): Promise<RunSettings> {
 	const settings = await runSettingsFrom(context, (name, fallback) =>
 		context.getNodeParameter(name, 0, fallback),
@@ -74,11 +61,7 @@ function isToolCall(context: IExecuteFunctions): boolean {
 	);
 }
 
-/**
- * The same settings for a polling trigger, which has parameters but no items. A read that ran out
- * of time is not tried again: the next poll reads it, so one ID whose answer hangs never holds the
- * others, nor the next Poll Time, for more than one Timeout.
- */
+/** A poll's settings. A timed-out read is not retried: the next poll is its retry. */
 export async function readPollSettings(context: IPollFunctions): Promise<RunSettings> {
 	const settings = await runSettingsFrom(context, (name, fallback) =>
 		context.getNodeParameter(name, fallback),
@@ -93,11 +76,12 @@ async function runSettingsFrom(
 ): Promise<RunSettings> {
 	const node = context.getNode();
 	const option = (name: NumberOption) => {
-		const { label, fallback, min, max } = declared(name);
+		const { displayName, default: fallback, typeOptions } = NUMBER_OPTIONS[name];
+		const { minValue: min, maxValue: max } = typeOptions;
 		const value = read(`options.${name}`, fallback);
 		const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 		if (typeof number !== 'number' || !Number.isInteger(number) || number < min || number > max) {
-			const message = `Options › ${label} (${name}) must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`;
+			const message = `Options › ${displayName} (${name}) must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`;
 			throw new NodeOperationError(node, message);
 		}
 		return number;
@@ -133,7 +117,8 @@ export function editorSettings(
 	credentials: ICredentialDataDecryptedObject,
 	use: 'picker' | 'credentialTest',
 ): RunSettings {
-	const fallback = (name: NumberOption) => (use === 'credentialTest' ? 0 : declared(name).fallback);
+	const fallback = (name: NumberOption) =>
+		use === 'credentialTest' ? 0 : NUMBER_OPTIONS[name].default;
 	return {
 		budget: {
 			maxRetries: fallback('maxRetries'),

@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 
 import { PartnerLogisticsApi } from '../../../../credentials/PartnerLogisticsApi.credentials';
-import { AnswerTooLarge, Deadlines, readBody } from './answer';
+import { AnswerTooLarge, Deadlines, readBoundedBody } from './answerBounds';
 
 export const CREDENTIAL_TYPE = 'partnerLogisticsApi';
 const credential = new PartnerLogisticsApi();
@@ -39,10 +39,7 @@ export interface Transport {
 	skipSslCertificateValidation: boolean;
 }
 
-/**
- * An answer, or a connection that broke, timed out or was never made (`fault`: its code, or ours:
- * E_ANSWER_STALLED, begun but not ended in time; E_ANSWER_TOO_LARGE, with the `bytes` that came).
- */
+/** An answer, or a fault: its code, or ours (E_ANSWER_STALLED, E_ANSWER_TOO_LARGE with `bytes`). */
 export type Exchange = { response: ApiResponse } | { fault: string; bytes?: number };
 
 /** A credential's transport: a run passes its Request Options; the hub picker, the defaults. */
@@ -108,10 +105,8 @@ export function credentialTestSender(
 }
 
 /**
- * Sends one request. Redirects are not followed (the key must not travel), statuses do not throw
- * (the caller explains them), and the body is read here as text, so a 2xx that is not JSON can be
- * told apart: all within n8n's Timeout and MAX_ANSWER_BYTES, by the session's `deadlines` (which a
- * cancelled execution ends at once).
+ * Sends one request: no redirect followed (the key must not travel), no status thrown, the body
+ * read as text within n8n's Timeout and MAX_ANSWER_BYTES (the session's `deadlines`).
  */
 export async function sendApiRequest(
 	send: Sender,
@@ -119,11 +114,11 @@ export async function sendApiRequest(
 	request: ApiRequest,
 	deadlines = new Deadlines(transport.timeoutMs),
 ): Promise<Exchange> {
-	const attempt = deadlines.next();
+	const attempt = deadlines.start();
 	let response: SentResponse | undefined;
 	try {
 		response = await send({ ...requestOptions(transport, request), abortSignal: attempt.signal });
-		const body = await readBody(response.body, attempt.signal);
+		const body = await readBoundedBody(response.body, attempt.signal);
 		const headers = lowerCaseHeaders(response.headers);
 		return { response: { status: response.statusCode, headers, body } };
 	} catch (error) {
@@ -165,19 +160,8 @@ function requestOptions(transport: Transport, request: ApiRequest): IHttpRequest
 	};
 }
 
-/** A request as it would leave n8n, its headers signed by the credential, for a dry run. */
-export interface RequestPreview {
-	method: string;
-	url: string;
-	headers: IDataObject;
-	body?: IDataObject;
-}
-
 /** What `sendApiRequest` would send, nothing sent: the URL as n8n encodes it, the key signed in. */
-export async function previewRequest(
-	transport: Transport,
-	request: ApiRequest,
-): Promise<RequestPreview> {
+export async function previewRequest(transport: Transport, request: ApiRequest) {
 	const options = requestOptions(transport, request);
 	const { headers = {} } = await credential.authenticate(transport.credentials, options);
 	const query = Object.entries(request.qs ?? {})

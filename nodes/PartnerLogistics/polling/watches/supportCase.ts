@@ -1,4 +1,4 @@
-import { compact } from '../../pipeline/operation';
+import { compact } from '../../pipeline/problem';
 import { numberOf } from '../../route/numbers';
 import { caseStatus, supportCaseGetMany } from '../../resources/supportCase/getAll';
 import { textOf, type WatchSpec } from '../watch';

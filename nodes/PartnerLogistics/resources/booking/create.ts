@@ -2,7 +2,7 @@ import { idField } from '../../descriptions/fields';
 import type { OperationSpec } from '../../pipeline/operation';
 import { bookingBody, bookingCheck } from '../../route/quoted';
 import { externalReference } from '../../route/reference';
-import { directRouteFields } from '../../route/source';
+import { directRouteFields } from '../../route/routeSource';
 
 export const bookingCreate: OperationSpec = {
 	name: 'Create',

@@ -1,5 +1,6 @@
 import { INFERRED_PATH } from '../../descriptions/fields';
-import { jsonObject, required, type OperationSpec } from '../../pipeline/operation';
+import type { OperationSpec } from '../../pipeline/operation';
+import { jsonObject, required } from '../../pipeline/problem';
 import { externalReference } from '../../route/reference';
 
 export const haulageQuotationCreate: OperationSpec = {

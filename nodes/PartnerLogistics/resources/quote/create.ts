@@ -2,7 +2,7 @@ import type { OperationSpec } from '../../pipeline/operation';
 import { quoteBody, withQuotedRoute } from '../../route/quoted';
 import { externalReference } from '../../route/reference';
 import { validateRoute } from '../../route/rules';
-import { directRouteFields } from '../../route/source';
+import { directRouteFields } from '../../route/routeSource';
 
 export const quoteCreate: OperationSpec = {
 	name: 'Create',

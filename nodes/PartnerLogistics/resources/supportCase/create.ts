@@ -1,7 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { additionalFields } from '../../descriptions/fields';
-import { compact, type BodyInput, type OperationSpec } from '../../pipeline/operation';
+import type { BodyInput, OperationSpec } from '../../pipeline/operation';
+import { compact } from '../../pipeline/problem';
 import { externalReference } from '../../route/reference';
 
 /** Values the spec names for open enumerations: the default, with any other value accepted. */

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { idField } from '../../descriptions/fields';
-import type { BodyBuilder, OperationSpec } from '../../pipeline/operation';
+import type { OperationSpec } from '../../pipeline/operation';
 import { text } from '../../route/rules';
 
 export const caseId = idField('caseId', 'Case ID', 'The support case', 'case_123');
@@ -30,6 +30,6 @@ export function caseText(
 		description,
 		hint: VISIBLE,
 	};
-	const body: BodyBuilder = ({ read }) => ({ [name]: read(name) });
+	const body: NonNullable<OperationSpec['body']> = ({ read }) => ({ [name]: read(name) });
 	return { fields: [caseId, field], body, check: (sent) => text(sent[name], name) };
 }

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { compact, type OperationSpec } from '../../pipeline/operation';
+import type { OperationSpec } from '../../pipeline/operation';
+import { compact } from '../../pipeline/problem';
 import { numberOf } from '../../route/numbers';
 
 /** A case's status, as the list filters by it; the polling trigger's watch says more. */

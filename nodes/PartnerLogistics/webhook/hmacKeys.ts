@@ -1,11 +1,11 @@
 import type { SignatureScheme } from './settings';
 
 /** How a scheme turns a secret into HMAC key bytes. */
-export type KeyFormat = 'standardWebhooks' | 'text';
+export type HmacKeyFormat = 'standardWebhooks' | 'text';
 
 /** The secrets' HMAC keys, current first, derived per credential read; `undefined`: none. */
-export interface SigningKeys {
-	readonly keys: ReadonlyArray<Buffer | undefined>;
+export interface HmacKeys {
+	readonly bySecret: ReadonlyArray<Buffer | undefined>;
 	/** Tried first: the last to match. Mid-rotation a sender keeps to one secret: 1 HMAC, not 2. */
 	first: number;
 }
@@ -18,7 +18,7 @@ const BASE64_ALPHABET = /^[A-Za-z0-9+/]*$/;
  * optional `whsec_`, then base64; none where it throws (another alphabet, under 4 characters, over
  * 2 `=`). As there, a lone character after the last full group of four is ignored, unchecked.
  */
-export function standardWebhooksKey(secret: string): Buffer | undefined {
+export function standardWebhooksHmacKey(secret: string): Buffer | undefined {
 	const encoded = secret.startsWith(STANDARD_WEBHOOKS_PREFIX)
 		? secret.slice(STANDARD_WEBHOOKS_PREFIX.length)
 		: secret;
@@ -29,16 +29,16 @@ export function standardWebhooksKey(secret: string): Buffer | undefined {
 }
 
 /** Stripe-style and plain HMAC senders key with the secret's text, `whsec_` included. */
-export function textKey(secret: string): Buffer | undefined {
+export function textHmacKey(secret: string): Buffer | undefined {
 	return secret === '' ? undefined : Buffer.from(secret, 'utf8');
 }
 
 /** Standard Webhooks keys with the base64-decoded secret; the other schemes with its text. */
-export function keyFormat(scheme: SignatureScheme): KeyFormat {
+export function hmacKeyFormat(scheme: SignatureScheme): HmacKeyFormat {
 	return scheme === 'standardWebhooks' ? 'standardWebhooks' : 'text';
 }
 
-export function deriveKeys(secrets: readonly string[], format: KeyFormat): SigningKeys {
-	const keyOf = format === 'standardWebhooks' ? standardWebhooksKey : textKey;
-	return { keys: secrets.map((secret) => keyOf(secret)), first: 0 };
+export function deriveHmacKeys(secrets: readonly string[], format: HmacKeyFormat): HmacKeys {
+	const keyOf = format === 'standardWebhooks' ? standardWebhooksHmacKey : textHmacKey;
+	return { bySecret: secrets.map((secret) => keyOf(secret)), first: 0 };
 }

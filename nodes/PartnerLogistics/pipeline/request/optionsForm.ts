@@ -1,12 +1,52 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 /**
- * The pipeline's switches, one Options collection for every operation, each declared here once
- * (settings.ts reads its bounds here). The Idempotency Key is hidden for `readOnlyOperations`,
- * which send none. Ten retries of 429/503 carry a batch of about ten times the API's per-second
- * limit even unpaced; the pacer normally needs one or two.
+ * The pipeline's whole-number switches, by name. Ten retries of 429/503 carry a batch of about ten
+ * times the API's per-second limit even unpaced; the pacer normally needs one or two.
+ */
+export const NUMBER_OPTIONS = {
+	concurrency: {
+		displayName: 'Concurrency',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
+		default: 20,
+		description: 'How many items are sent to the API at the same time',
+		hint: 'Lower it if the API answers 429 (rate limit) often; the node also slows down by itself when it does',
+	},
+	faultRetries: {
+		displayName: 'Connection Retries',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 10, numberPrecision: 0 },
+		default: 3,
+		description:
+			'How often to retry after a broken connection, a timeout, or a 502/504 from a gateway, backing off from half a second',
+		hint: 'Safe for bookings and payments too: a retry resends the same Idempotency-Key. The timeout is under Settings › Request Options (30 s when not set).',
+	},
+	maxRequestsPerSecond: {
+		displayName: 'Max Requests per Second',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 1000, numberPrecision: 0 },
+		default: 0,
+		description: 'Never send faster than this; 0 sends as fast as the API accepts',
+		hint: 'Set it to the rate your API contract allows to avoid 429 answers altogether',
+	},
+	maxRetries: {
+		displayName: 'Max Retries',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 20, numberPrecision: 0 },
+		default: 10,
+		description:
+			'How often to retry a request the API refused with 429 (rate limit) or 503 (unavailable), waiting as long as its Retry-After header asks (at most 60 s)',
+		hint: 'Retries resend the same Idempotency-Key',
+	},
+} satisfies Record<string, Omit<INodeProperties, 'name'>>;
+
+/**
+ * The node's Options (one collection for every operation) and Request Options. The Idempotency Key
+ * is hidden for `readOnlyOperations`, which send none.
  */
 export function optionsDescription(readOnlyOperations: string[]): INodeProperties[] {
+	const numbered = (name: keyof typeof NUMBER_OPTIONS) => ({ name, ...NUMBER_OPTIONS[name] });
 	return [
 		{
 			displayName: 'Options',
@@ -15,25 +55,8 @@ export function optionsDescription(readOnlyOperations: string[]): INodePropertie
 			placeholder: 'Add Option',
 			default: {},
 			options: [
-				{
-					displayName: 'Concurrency',
-					name: 'concurrency',
-					type: 'number',
-					typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
-					default: 20,
-					description: 'How many items are sent to the API at the same time',
-					hint: 'Lower it if the API answers 429 (rate limit) often; the node also slows down by itself when it does',
-				},
-				{
-					displayName: 'Connection Retries',
-					name: 'faultRetries',
-					type: 'number',
-					typeOptions: { minValue: 0, maxValue: 10, numberPrecision: 0 },
-					default: 3,
-					description:
-						'How often to retry after a broken connection, a timeout, or a 502/504 from a gateway, backing off from half a second',
-					hint: 'Safe for bookings and payments too: a retry resends the same Idempotency-Key. The timeout is under Settings › Request Options (30 s when not set).',
-				},
+				numbered('concurrency'),
+				numbered('faultRetries'),
 				{
 					displayName: 'Dry Run',
 					name: 'dryRun',
@@ -50,31 +73,15 @@ export function optionsDescription(readOnlyOperations: string[]): INodePropertie
 					default: '',
 					placeholder: 'e.g. {{ $json.orderId }}-booking',
 					description:
-						'Key the API uses to recognise a repeated request, so a retry never books or pays twice',
-					hint: 'Leave empty for the default. Booking a quote, paying, accepting or declining is keyed by what it acts on (the quote, booking, quote request or quotation), so it is done once whichever execution asks. Creating is keyed per execution and item, resent by retries and a Retry from the Executions list. An item the API refused gets a fresh key. Set your own, e.g. from an order ID, to decide yourself.',
+						'Key the API uses to recognise a repeated request, so a retry never books or pays twice. By default, booking a quote, paying, accepting or declining is keyed by what it acts on (the quote, booking, quote request or quotation), so it is done once whichever execution asks; creating is keyed per execution and item, resent by retries and a Retry from the Executions list; an item the API refused gets a fresh key.',
+					hint: 'Leave empty for the default (see the tooltip). Set your own, e.g. from an order ID, to decide yourself.',
 					displayOptions: { hide: { '/operation': readOnlyOperations } },
 				},
-				{
-					displayName: 'Max Requests per Second',
-					name: 'maxRequestsPerSecond',
-					type: 'number',
-					typeOptions: { minValue: 0, maxValue: 1000, numberPrecision: 0 },
-					default: 0,
-					description: 'Never send faster than this; 0 sends as fast as the API accepts',
-					hint: 'Set it to the rate your API contract allows to avoid 429 answers altogether',
-				},
-				{
-					displayName: 'Max Retries',
-					name: 'maxRetries',
-					type: 'number',
-					typeOptions: { minValue: 0, maxValue: 20, numberPrecision: 0 },
-					default: 10,
-					description:
-						'How often to retry a request the API refused with 429 (rate limit) or 503 (unavailable), waiting as long as its Retry-After header asks (at most 60 s)',
-					hint: 'Retries resend the same Idempotency-Key',
-				},
+				numbered('maxRequestsPerSecond'),
+				numbered('maxRetries'),
 			],
 		},
+		requestOptionsDescription,
 	];
 }
 
@@ -83,7 +90,7 @@ export function optionsDescription(readOnlyOperations: string[]): INodePropertie
  * commonDeclarativeNodeOptionParameters), so saved workflows keep it: n8n adds it only to nodes
  * without `execute`. Two texts differ where n8n's lint asks for its own wording.
  */
-export const requestOptionsDescription: INodeProperties = {
+const requestOptionsDescription: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',
 	type: 'collection',

@@ -1,21 +1,17 @@
 import { isObject } from '../../shared/valueAt';
 
-/**
- * The most an answer may hold once decompressed. The API's largest answers are lists of records
- * around a kilobyte: 100 MiB is some 100,000, more than any list it pages through. A gzip bomb
- * stops here within a second, n8n's memory growing by about as much; a 50 MB list passes easily.
- */
+/** The most an answer may hold decompressed: some 100,000 of the API's ~1 KB records. */
 export const MAX_ANSWER_BYTES = 100 * 1024 * 1024;
 
-/** An answer that grew past MAX_ANSWER_BYTES once decompressed: more than `bytes` arrived. */
+/** An answer past MAX_ANSWER_BYTES once decompressed: more than `bytes` arrived. */
 export class AnswerTooLarge extends Error {
 	constructor(readonly bytes: number) {
 		super(`The answer grew past ${MAX_ANSWER_BYTES} bytes once decompressed`);
 	}
 }
 
-/** One attempt's signal, and whether the execution was cancelled. */
-export interface Attempt {
+/** One attempt's deadline: its signal, and whether the execution was cancelled. */
+export interface Deadline {
 	signal: AbortSignal;
 	cancelled(): boolean;
 	/** The attempt ended: its deadline no longer concerns it. */
@@ -26,22 +22,20 @@ export interface Attempt {
 export const SHARED_DEADLINE_MS = 50;
 
 /**
- * The deadlines of one session's attempts: each aborts at n8n's Timeout (up to SHARED_DEADLINE_MS
- * later), so covering the whole answer (status, headers, body), or when the execution is cancelled.
- * Attempts that start within SHARED_DEADLINE_MS share one AbortSignal.timeout: Node cannot clear
- * one, so one per request would keep a timer pending for every answered request until its Timeout
- * (30,000 at 1,000 requests/s), and some 50 µs a request in a plain axios loop.
- * Each attempt keeps its own signal, unlinked when it ends.
+ * A session's attempt deadlines: each aborts at n8n's Timeout (at most SHARED_DEADLINE_MS later),
+ * covering the whole answer, or when the execution is cancelled. Attempts starting within
+ * SHARED_DEADLINE_MS share one AbortSignal.timeout, which Node cannot clear: one per request would
+ * keep 30,000 timers pending at 1,000 requests/s. Each attempt's own signal is unlinked at its end.
  */
 export class Deadlines {
-	private batch?: { closesAt: number; join(): Attempt };
+	private batch?: { closesAt: number; join(): Deadline };
 
 	constructor(
 		private readonly timeoutMs: number,
 		private readonly cancel?: AbortSignal,
 	) {}
 
-	next(): Attempt {
+	start(): Deadline {
 		const now = Date.now();
 		if (!this.batch || now >= this.batch.closesAt) {
 			this.batch = {
@@ -54,7 +48,7 @@ export class Deadlines {
 }
 
 /** Attempts that end when `deadline` or `cancel` aborts, whichever is first: one listener each. */
-function attemptsUntil(deadline: AbortSignal, cancel: AbortSignal | undefined): () => Attempt {
+function attemptsUntil(deadline: AbortSignal, cancel: AbortSignal | undefined): () => Deadline {
 	const running = new Set<AbortController>();
 	const end = (reason: unknown) => {
 		for (const controller of running) controller.abort(reason);
@@ -84,14 +78,12 @@ function attemptsUntil(deadline: AbortSignal, cancel: AbortSignal | undefined): 
 }
 
 /**
- * An answer's body as text: at most MAX_ANSWER_BYTES once decompressed (axios inflates gzip,
- * deflate and br on its way, and n8n passes no size limit through), and no later than `signal`.
- * One promise per body, read as the stream has bytes (`read()` on 'readable', so a fast inflater
- * waits for us): an async iteration costs a promise per chunk on every answer. Ends at `signal`
- * without waiting for the stream: in n8n 2.x it wraps axios' own, and destroying it waits for a
- * byte that a server gone quiet never sends; axios frees the socket once `signal` reaches it.
+ * An answer's body as text, at most MAX_ANSWER_BYTES once decompressed (axios inflates it; n8n
+ * passes no size limit through) and no later than `signal`. One promise per body, read on
+ * 'readable' (an async iteration costs a promise per chunk). Ends at `signal` without waiting for
+ * the stream, whose destruction in n8n 2.x waits for a byte a quiet server never sends.
  */
-export async function readBody(body: unknown, signal: AbortSignal): Promise<string> {
+export async function readBoundedBody(body: unknown, signal: AbortSignal): Promise<string> {
 	if (typeof body === 'string') return body;
 	if (!isStream(body)) return body === undefined || body === null ? '' : JSON.stringify(body);
 	const stream = body;
@@ -130,7 +122,7 @@ export async function readBody(body: unknown, signal: AbortSignal): Promise<stri
 /** Node's code for a stream closed before its end, as an async iteration would have thrown it. */
 const PREMATURE = 'ERR_STREAM_PREMATURE_CLOSE';
 
-/** The part of a Node Readable that readBody uses. */
+/** The part of a Node Readable that readBoundedBody uses. */
 interface BodyStream {
 	read(): Buffer | string | null;
 	on(event: string, listener: (...args: never[]) => void): BodyStream;

@@ -1,9 +1,10 @@
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { buildBody, type BodyInput } from './body';
 import { pathOf } from './path';
-import { describeProblem, labelsOf, ProblemError, type Labels } from './problem';
+import { ProblemError } from '../problem';
+import { describeProblem, labelsOf, type Labels } from './labels';
 import { pathIds, type OperationSpec } from './spec';
 
 /** How each operation's form labels its fields, read once per operation. */
@@ -38,9 +39,10 @@ export function itemError(
 	}
 	const reference = spec.reference?.(input);
 	const message = describeProblem(error.problem, labelsFor(spec), itemIndex, reference);
+	const { hint } = error.problem;
 	return new NodeOperationError(node, message, {
 		itemIndex,
-		description: 'Nothing was sent to the API for this item. Correct the value and run again.',
+		description: `${hint ? `${hint} ` : ''}Nothing was sent to the API for this item. Correct the value and run again.`,
 	});
 }
 
@@ -67,4 +69,10 @@ export function referentOf(
 			.map(({ name, value }) => `${labels.get(name) ?? name} ${value}`)
 			.join(', '),
 	};
+}
+
+/** What a ProblemError thrown reading `fields` (a poll's, no item) says; other errors: nothing. */
+export function problemMessage(error: unknown, fields: INodeProperties[] = []): string | undefined {
+	if (!(error instanceof ProblemError)) return undefined;
+	return describeProblem(error.problem, labelsOf(fields), undefined);
 }

@@ -3,8 +3,11 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
-import { deriveKeys, standardWebhooksKey } from '../../nodes/PartnerLogistics/webhook/signingKeys';
-import { credentialKeys } from '../../nodes/PartnerLogistics/webhook/secrets';
+import {
+	deriveHmacKeys,
+	standardWebhooksHmacKey,
+} from '../../nodes/PartnerLogistics/webhook/hmacKeys';
+import { credentialHmacKeys } from '../../nodes/PartnerLogistics/webhook/secrets';
 import { verifyStandardWebhook } from '../../nodes/PartnerLogistics/webhook/signature';
 
 const body = JSON.stringify({ type: 'booking.created', data: { bookingId: 'bk_1' } });
@@ -26,7 +29,7 @@ function roundTrip(secret: string, ours = secret) {
 	return verifyStandardWebhook({
 		rawBody: Buffer.from(body),
 		headers,
-		keys: deriveKeys([ours], 'standardWebhooks'),
+		hmacKeys: deriveHmacKeys([ours], 'standardWebhooks'),
 		toleranceSeconds: 300,
 		now: now.getTime(),
 	}).ok;
@@ -46,8 +49,8 @@ describe('Standard Webhooks secrets, as the reference library reads them', () =>
 
 	it('reads no unprefixed secret as text any more: that is another key', () => {
 		const base64 = randomBytes(24).toString('base64');
-		expect(standardWebhooksKey(base64)).toEqual(Buffer.from(base64, 'base64'));
-		expect(standardWebhooksKey(base64)).not.toEqual(Buffer.from(base64, 'utf8'));
+		expect(standardWebhooksHmacKey(base64)).toEqual(Buffer.from(base64, 'base64'));
+		expect(standardWebhooksHmacKey(base64)).not.toEqual(Buffer.from(base64, 'utf8'));
 	});
 
 	it('accepts exactly the secrets the library accepts, with the same key, over 3,000 odd ones', () => {
@@ -63,7 +66,7 @@ describe('Standard Webhooks secrets, as the reference library reads them', () =>
 			);
 			if (i % 3 === 0) secret = `whsec_${secret}`;
 			const library = roundTrip(secret);
-			const ours = standardWebhooksKey(secret) !== undefined;
+			const ours = standardWebhooksHmacKey(secret) !== undefined;
 			if ((library === undefined) === ours || library === false) disagreements.push(secret);
 			if (ours) accepted++;
 		}
@@ -73,7 +76,7 @@ describe('Standard Webhooks secrets, as the reference library reads them', () =>
 
 	it('reports a secret the library would refuse as a configuration problem, not echoing it', () => {
 		for (const secret of ['whsec_not*base64', 'plain-text-secret', 'abc', 'whsec_A===']) {
-			const result = credentialKeys('standardWebhooks', { webhookSigningSecret: secret });
+			const result = credentialHmacKeys('standardWebhooks', { webhookSigningSecret: secret });
 			expect(result).toMatchObject({
 				ok: false,
 				problem: expect.stringMatching(/not a Standard Webhooks secret/),
@@ -81,18 +84,21 @@ describe('Standard Webhooks secrets, as the reference library reads them', () =>
 			expect(JSON.stringify(result)).not.toContain(secret);
 		}
 		const usable = { webhookSigningSecret: 'c2VjcmV0LWtleS1ieXRlcw==' };
-		expect(credentialKeys('standardWebhooks', usable)).toMatchObject({ ok: true });
+		expect(credentialHmacKeys('standardWebhooks', usable)).toMatchObject({ ok: true });
 	});
 });
 
-describe('SigningKeys', () => {
+describe('HmacKeys', () => {
 	it('are derived once and start with the key that matched last', () => {
 		const [current, previous] = [randomBytes(24), randomBytes(24)].map(
 			(key) => `whsec_${key.toString('base64')}`,
 		);
-		const keys = deriveKeys([current, previous], 'standardWebhooks');
-		expect(keys.keys).toEqual([standardWebhooksKey(current), standardWebhooksKey(previous)]);
-		expect(keys.first).toBe(0);
+		const hmacKeys = deriveHmacKeys([current, previous], 'standardWebhooks');
+		expect(hmacKeys.bySecret).toEqual([
+			standardWebhooksHmacKey(current),
+			standardWebhooksHmacKey(previous),
+		]);
+		expect(hmacKeys.first).toBe(0);
 		const now = new Date();
 		const headers = {
 			'webhook-id': 'msg_rotation',
@@ -103,12 +109,12 @@ describe('SigningKeys', () => {
 			verifyStandardWebhook({
 				rawBody: Buffer.from(body),
 				headers,
-				keys,
+				hmacKeys,
 				toleranceSeconds: 300,
 				now: now.getTime(),
 			});
 		expect(verify()).toMatchObject({ ok: true, secretIndex: 1 });
-		expect(keys.first).toBe(1);
+		expect(hmacKeys.first).toBe(1);
 		// Still reported as the previous secret, and still verified when tried first.
 		expect(verify()).toMatchObject({ ok: true, secretIndex: 1 });
 	});

@@ -10,7 +10,7 @@ import { routeOptionFields } from './optionalFields';
 export const DEFINE = 'define';
 /** Route values read off the incoming item's own fields, under the API's names. */
 export const INPUT_FIELDS = 'inputFields';
-/** Booking only: the route the incoming Quote › Create item was priced for. */
+/** Booking only: the route the incoming Quote › Create item was priced for ('fromInput': saved). */
 export const FROM_QUOTE = 'fromInput';
 
 /** Where the route of a quote, booking or quote request comes from. */

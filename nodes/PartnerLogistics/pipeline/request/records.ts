@@ -13,8 +13,8 @@ function asObject(value: unknown): IDataObject {
 	return { value } as IDataObject;
 }
 
-const LIST_KEYS = ['items', 'data', 'results', 'cases', 'supportCases', 'trucks'];
-const CURSOR_KEYS = ['nextCursor', 'next_cursor', 'cursor', 'nextPageToken'];
+const LIST_FIELDS = ['items', 'data', 'results', 'cases', 'supportCases', 'trucks'];
+const CURSOR_FIELDS = ['nextCursor', 'next_cursor', 'cursor', 'nextPageToken'];
 
 /**
  * One page of a list answer. The spec shows no list shape: a bare array is the whole answer; an
@@ -23,11 +23,13 @@ const CURSOR_KEYS = ['nextCursor', 'next_cursor', 'cursor', 'nextPageToken'];
 export function readListPage(body: unknown): { records: IDataObject[]; cursor?: string } {
 	if (Array.isArray(body)) return { records: body.map(asObject) };
 	if (!isObject(body)) return { records: body === undefined ? [] : [asObject(body)] };
-	const listKey = LIST_KEYS.find((key) => Array.isArray(body[key]));
-	if (!listKey) return { records: [body as IDataObject] };
-	const cursorKey = CURSOR_KEYS.find((key) => typeof body[key] === 'string' && body[key] !== '');
+	const listField = LIST_FIELDS.find((field) => Array.isArray(body[field]));
+	if (!listField) return { records: [body as IDataObject] };
+	const cursorField = CURSOR_FIELDS.find(
+		(field) => typeof body[field] === 'string' && body[field] !== '',
+	);
 	return {
-		records: (body[listKey] as unknown[]).map(asObject),
-		cursor: cursorKey ? (body[cursorKey] as string) : undefined,
+		records: (body[listField] as unknown[]).map(asObject),
+		cursor: cursorField ? (body[cursorField] as string) : undefined,
 	};
 }
