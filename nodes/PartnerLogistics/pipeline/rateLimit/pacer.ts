@@ -60,9 +60,17 @@ export class ApiKeyPacer {
 	/** Learns from what came of `start`, and gives out what that frees. */
 	finished(start: Start, outcome: Outcome): void {
 		const { limit, mostTaken } = this;
-		this.limit = learn(this.log, { limit, mostTaken }, start, outcome, this.clock.now());
-		this.mostTaken = Math.max(this.mostTaken, start.taken ?? 0);
-		this.pump();
+		({ limit: this.limit, mostTaken: this.mostTaken } = learn(
+			this.log,
+			{ limit, mostTaken },
+			start,
+			outcome,
+			this.clock.now(),
+		));
+		// An answer accepted under the same limit frees nothing sooner than the pending timer: its
+		// start was counted as in flight until now, and leaves the window no earlier for the answer.
+		const same = this.limit === limit && this.mostTaken === mostTaken;
+		if (!same || outcome.kind !== 'accepted' || start.probe) this.pump();
 	}
 
 	/** When the API key allows the next start. */

@@ -31,21 +31,21 @@ export function probeDue(facts: History, limit: number, now: number): Slot['prob
 }
 
 export interface History {
-	lastProbe: Start | undefined;
+	readonly lastProbe: Start | undefined;
 	/** When the limit last changed, or a probe was answered. */
-	lastChangeAt: number;
+	readonly lastChangeAt: number;
 	/** The limit the API stated last. */
-	stated: number | undefined;
+	readonly stated: number | undefined;
 	/**
 	 * Where a return aims: the limit before the 429s that lowered it since the last probe went
 	 * through; before any, what the API took before it first refused.
 	 */
-	best: number;
+	readonly best: number;
 	/** Climbs tried, as far as the log goes back; returns tried since the limit was last lowered. */
-	climbs: number;
-	returns: number;
+	readonly climbs: number;
+	readonly returns: number;
 	/** The limit the climbs since it last changed started from (Infinity: none). */
-	climbedFrom: number;
+	readonly climbedFrom: number;
 }
 
 /** What the log shows of the limit's past, up to the answer of `until` (by default, all). */

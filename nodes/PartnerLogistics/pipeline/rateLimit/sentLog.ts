@@ -6,7 +6,10 @@ import { WINDOW_MS, type Outcome, type Slot, type Start } from './start';
 // changes) is read from these facts and two numbers (the limit, and the most the API took in one
 // window): no other state to drift from them.
 
-/** Starts kept beyond the last two windows: at 50/s eight seconds, a climb's backoff and more. */
+/**
+ * Starts kept at least (at 50/s eight seconds: a climb's backoff and more); beyond these, only the
+ * starts the window may still count, so that no limit is capped by how many are kept.
+ */
 const KEEP = 400;
 /** No 429 yet: the starts still counted stay this many above the most the API took in a window. */
 const FIRST_STEP = 5;
@@ -20,15 +23,29 @@ const MAX_LATE_MS = WINDOW_MS;
 const ARRIVAL_MARGIN_MS = 5;
 /** The longest a quota said spent holds the starts: the longest Retry-After the pipeline waits. */
 const MAX_HOLD_MS = 60_000;
-/** Records a start at `at` under `limit`; the oldest beyond KEEP is dropped. */
+const UNANSWERED = {
+	endedAt: undefined,
+	outcome: undefined,
+	stated: undefined,
+	remaining: undefined,
+	resetAt: undefined,
+	taken: undefined,
+	changed: undefined,
+};
+
+/** Records a start at `at` under `limit`; the oldest beyond KEEP that no window counts is dropped. */
 export function addStart(log: Start[], at: number, limit: number, probe?: Slot['probe']): Start {
-	const start: Start = { at, limit, probe };
+	// Every record of one shape (each answer's replaces it with the same fields): reading the log
+	// stays as fast as reading one kind of object.
+	const start: Start = { at, limit, probe, ...UNANSWERED };
 	log.push(start);
-	if (log.length <= KEEP) return start;
 	// The last limit the API stated is kept, however long ago: no climb goes past it.
 	const stated = (other: Start) => other.stated !== undefined;
-	log.splice(stated(log[0]) && !log.slice(1).some(stated) ? 1 : 0, 1);
-	return start;
+	for (;;) {
+		const oldest = stated(log[0]) && !log.slice(1).some(stated) ? 1 : 0;
+		if (log.length <= KEEP || log[oldest].at > at - WINDOW_MS - MAX_LATE_MS) return start;
+		log.splice(oldest, 1);
+	}
 }
 
 /**
@@ -49,55 +66,70 @@ export function nextSlot(log: Start[], limit: number, mostTaken: number, now: nu
 	return probe ? { at: spaced, probe } : { at: Math.max(spaced, counted.freeAt(limit)) };
 }
 
-/** Records what came of `start` at `now`; the limit it teaches. */
+/**
+ * Records what came of `start` at `now`: its record in the log is replaced by one that says it.
+ * Returns the limit it teaches, and the most the API was then seen to take in one window.
+ */
 export function learn(
 	log: Start[],
-	{ limit, mostTaken }: { limit: number; mostTaken: number },
+	{ limit, mostTaken }: Learned,
 	start: Start,
 	outcome: Outcome,
 	now: number,
-): number {
-	start.endedAt = now;
-	start.outcome = outcome.kind;
-	if (outcome.kind === 'failed') return limit;
+): Learned {
+	const index = log.lastIndexOf(start);
+	let sent = start;
+	const record = (facts: Partial<Start>) => {
+		sent = { ...sent, ...facts };
+		if (index >= 0) log[index] = sent;
+	};
+	record({ endedAt: now, outcome: outcome.kind });
+	const teach = (taught: number) => ({
+		limit: taught,
+		mostTaken: Math.max(mostTaken, sent.taken ?? 0),
+	});
+	if (outcome.kind === 'failed') return teach(limit);
 	const { limit: stated, remaining, resetMs } = outcome.headers ?? {};
-	start.stated = stated;
-	const holdFor = (ms: number) => (start.resetAt = now + Math.min(ms, MAX_HOLD_MS));
-	if (remaining !== undefined) {
-		start.remaining = remaining;
-		holdFor(resetMs ?? WINDOW_MS);
-	}
+	const holdFor = (ms: number, left: number) =>
+		record({ remaining: left, resetAt: now + Math.min(ms, MAX_HOLD_MS) });
+	record({ stated });
+	if (remaining !== undefined) holdFor(resetMs ?? WINDOW_MS, remaining);
 	// What the API accepted in the last window, or the limit it states when no more than that (not
 	// a per-hour one): read only when an answer teaches a limit.
 	const accepted = () =>
 		log.filter((s) => s.outcome === 'accepted' && s.endedAt! > now - WINDOW_MS);
 	const said = () => (stated !== undefined && stated <= accepted().length + 1 ? stated : undefined);
 	const learned = () => {
-		start.changed = 'learned';
-		return said() ?? Math.max(1, accepted().length);
+		record({ changed: 'learned' });
+		return teach(said() ?? Math.max(1, accepted().length));
 	};
 	if (outcome.kind === 'accepted') {
-		start.taken = tookInLatestWindow(log);
+		record({ taken: tookInLatestWindow(log) });
 		// Saying nothing remains, it tells the limit without a 429.
-		if (limit === Infinity) return remaining === 0 ? learned() : limit;
-		if (start.probe === 'climb') return limit + 1;
-		return start.probe ? Math.max(limit, history(log, mostTaken, start).best) : limit;
+		if (limit === Infinity) return remaining === 0 ? learned() : teach(limit);
+		if (start.probe === 'climb') return teach(limit + 1);
+		return teach(start.probe ? Math.max(limit, history(log, mostTaken, sent).best) : limit);
 	}
-	if (start.probe) return limit; // not yet: the next try waits longer (probeDue)
+	if (start.probe) return teach(limit); // not yet: the next try waits longer (probeDue)
 	if (limit === Infinity) {
 		if (accepted().length > 0 || stated !== undefined) return learned();
 		// Nothing went through lately: others used the quota. It says nothing of the rate.
-		start.remaining = 0;
-		holdFor(outcome.waitMs ?? WINDOW_MS);
-		return limit;
+		holdFor(outcome.waitMs ?? WINDOW_MS, 0);
+		return teach(limit);
 	}
-	if (start.limit !== limit) return limit; // sent before the limit last changed
+	if (start.limit !== limit) return teach(limit); // sent before the limit last changed
 	// Refused at a limit climbs reached since it last changed: they were wrong (they found a
 	// window's edge, or another sender's pause), not the limit they climbed from.
-	const { climbedFrom } = history(log, mostTaken, start);
-	start.changed = climbedFrom < limit ? 'undone' : 'lowered';
+	const { climbedFrom } = history(log, mostTaken, sent);
+	record({ changed: climbedFrom < limit ? 'undone' : 'lowered' });
 	const lower = climbedFrom < limit ? climbedFrom : Math.floor(limit * DECREASE);
-	return Math.max(1, Math.min(limit - 1, said() ?? lower));
+	return teach(Math.max(1, Math.min(limit - 1, said() ?? lower)));
+}
+
+/** The limit the API key is paced at (Infinity: none yet), and the most the API took in a window. */
+export interface Learned {
+	readonly limit: number;
+	readonly mostTaken: number;
 }
 
 /**
@@ -112,23 +144,38 @@ function inWindow(log: Start[], now: number, shortest: number) {
 		const late = Math.min(MAX_LATE_MS, Math.max(0, (start.endedAt ?? now) - start.at - shortest));
 		return start.at + WINDOW_MS + late + ARRIVAL_MARGIN_MS;
 	};
+	// Starts are logged in the order they left, each leaving the window WINDOW_MS to WINDOW_MS +
+	// MAX_LATE_MS after it (plus the margin): the later ones need no reckoning.
+	const surely = (start: Start) => start.at + WINDOW_MS + ARRIVAL_MARGIN_MS;
 	let first = log.length;
 	let count = 0;
-	while (first > 0 && log[first - 1].at > now - WINDOW_MS - MAX_LATE_MS) {
-		if (leavesAt(log[--first]) > now) count++;
+	for (const edge = now - WINDOW_MS - MAX_LATE_MS; first > 0 && log[first - 1].at > edge; ) {
+		const start = log[--first];
+		if (surely(start) > now ? start.outcome !== 'throttled' : leavesAt(start) > now) count++;
 	}
 	return {
 		count,
 		freeAt(allowed: number): number {
 			if (count < allowed) return -Infinity;
-			const times = new Float64Array(count);
-			for (let i = first, n = 0; i < log.length; i++) {
+			// When the count falls to `allowed - 1`: the (count - allowed + 1)th start to leave.
+			const least: number[] = [];
+			const rank = count - allowed;
+			for (let i = first; i < log.length; i++) {
+				if (least.length > rank && surely(log[i]) >= least[rank]) break;
 				const at = leavesAt(log[i]);
-				if (at > now) times[n++] = at;
+				if (at <= now || (least.length > rank && at >= least[rank])) continue;
+				least.splice(sortedIndex(least, at), 0, at);
+				if (least.length > rank + 1) least.pop();
 			}
-			return times.sort()[count - allowed];
+			return least[rank];
 		},
 	};
+}
+
+function sortedIndex(sorted: number[], value: number): number {
+	let i = sorted.length;
+	while (i > 0 && sorted[i - 1] > value) i--;
+	return i;
 }
 
 /**

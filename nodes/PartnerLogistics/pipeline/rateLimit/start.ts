@@ -3,26 +3,29 @@ import type { RateHeaders } from './rateHeaders';
 /** The window the API counts its limit over: the spec does not show it; one second is assumed. */
 export const WINDOW_MS = 1000;
 
-/** One start of a request on the API key, and what came of it: the caller's handle on it too. */
+/**
+ * One start of a request on the API key, and what came of it: the caller's handle on it too. A
+ * fact, never changed: the answer's record replaces it in the API key's log (sentLog.ts).
+ */
 export interface Start {
 	readonly at: number;
 	/** The limit in force when it left (Infinity: none learned yet). */
 	readonly limit: number;
 	/** One start beyond the limit: back to the limit a 429 lowered, or above it. */
 	readonly probe?: 'return' | 'climb';
-	endedAt?: number;
-	outcome?: Outcome['kind'];
+	readonly endedAt?: number;
+	readonly outcome?: Outcome['kind'];
 	/** X-RateLimit-Limit on its answer. */
-	stated?: number;
+	readonly stated?: number;
 	/** Its answer said only this many more may go (X-RateLimit-Remaining, or a 429's pause)... */
-	remaining?: number;
+	readonly remaining?: number;
 	/** ...until this. */
-	resetAt?: number;
+	readonly resetAt?: number;
 	/** Accepted: how many the API surely took within one window up to the latest it took, then. */
-	taken?: number;
+	readonly taken?: number;
 	/** Its answer taught the first limit; its 429 lowered the limit from `limit` (a return aims
 	 * back at it), or undid climbs. */
-	changed?: 'learned' | 'lowered' | 'undone';
+	readonly changed?: 'learned' | 'lowered' | 'undone';
 }
 
 /** What came of the request a start was given to. */
@@ -36,6 +39,6 @@ export type Outcome =
 
 /** When the next start may go (Infinity: once a request in flight ends), and whether it probes. */
 export interface Slot {
-	at: number;
-	probe?: Start['probe'];
+	readonly at: number;
+	readonly probe?: Start['probe'];
 }
