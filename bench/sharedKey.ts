@@ -126,11 +126,15 @@ async function batchAndSingles(
 export async function run(): Promise<string> {
 	return await withBenchStack(async (stack) => {
 		const outcomes: Outcome[] = [];
-		const scenarios = [
-			(latency: number, i: number) => atOnce(stack, 2, latency, i),
-			(latency: number, i: number) => atOnce(stack, 3, latency, i),
-			(latency: number, i: number) => batchAndSingles(stack, latency, i),
-		];
+		// BENCH_SHARED_SCENARIOS=two|three|singles runs some of them.
+		const only = process.env.BENCH_SHARED_SCENARIOS?.split('|');
+		const scenarios = Object.entries({
+			two: (latency: number, i: number) => atOnce(stack, 2, latency, i),
+			three: (latency: number, i: number) => atOnce(stack, 3, latency, i),
+			singles: (latency: number, i: number) => batchAndSingles(stack, latency, i),
+		})
+			.filter(([name]) => !only || only.includes(name))
+			.map(([, scenario]) => scenario);
 		for (const latencyMs of LATENCIES) {
 			for (const scenario of scenarios) {
 				await stack.restartN8n();
