@@ -54,7 +54,7 @@ export function addStart(log: Start[], at: number, limit: number, probe?: Slot['
  */
 export function nextSlot(log: Start[], limit: number, mostTaken: number, now: number): Slot {
 	const { holdUntil, shortest } = overall(log, now);
-	const counted = inWindow(log, now, shortest);
+	const counted = inWindow(log, now, shortest, limit !== Infinity);
 	if (limit === Infinity) {
 		// No 429 yet: FIRST_STEP above the most the API took in a window, held as the quota says.
 		return { at: Math.max(holdUntil, counted.freeAt(mostTaken + FIRST_STEP)) };
@@ -138,10 +138,14 @@ export interface Learned {
  * trip took (it may have arrived that much later: a busy event loop, a slow first connection),
  * capped, plus ARRIVAL_MARGIN_MS. A start refused never counts.
  */
-function inWindow(log: Start[], now: number, shortest: number) {
+function inWindow(log: Start[], now: number, shortest: number, paced: boolean) {
 	const leavesAt = (start: Start) => {
 		if (start.outcome === 'throttled') return -Infinity;
-		const late = Math.min(MAX_LATE_MS, Math.max(0, (start.endedAt ?? now) - start.at - shortest));
+		const trip = Math.min(MAX_LATE_MS, (start.endedAt ?? now) - start.at);
+		// Once paced, a start sent before any limit was known counts until a window after its answer:
+		// the first of a key's requests may reach the API far later than the shortest trip shows
+		// (a cold connection, a busy machine), and the window after the first 429 meets them.
+		const late = paced && start.limit === Infinity ? trip : Math.max(0, trip - shortest);
 		return start.at + WINDOW_MS + late + ARRIVAL_MARGIN_MS;
 	};
 	// Starts are logged in the order they left, each leaving the window WINDOW_MS to WINDOW_MS +
