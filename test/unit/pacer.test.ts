@@ -553,8 +553,7 @@ describe('300 requests against an API limiting them per rolling second, Concurre
 	});
 
 	test('a limit above the 400 starts kept at least (500/s, 2 ms away) is learned whole', async () => {
-		// The window's starts are all kept: with 400 at most, the first 429 learned 400 or less, and
-		// the climbs back to 500 were refused 48 times.
+		// The window's starts are all kept (with 400 kept at most, this first run was refused 48 times).
 		const api = new PacedApi({ limit: () => 500, latencyMs: 2 });
 		const [first] = await api.runs([{ items: 600, concurrency: 50 }]);
 		expect(first.refused).toBeLessThanOrEqual(5);
