@@ -619,6 +619,39 @@ describe('a learned limit is a belief, not a ceiling', () => {
 	});
 });
 
+describe('a limit halved under a run (bench/payments.ts: 25/s from 2 s to 4 s, Concurrency 50)', () => {
+	// Every start that left before the first 429 came back met the lower limit: how many is the
+	// rate times a round trip (at 100 ms away, 16 to 20 here, on main's pacer too). Once it came
+	// back, only a return to the old limit may be refused, one at a time.
+	const halved = (t: number) => (t >= 2000 && t < 4000 ? 25 : 50);
+
+	test.each([
+		[0, 7, 2],
+		[20, 10, 5],
+		[100, 17, 18],
+	])(
+		'%d ms away: refused only what left before the node heard of it, and a return; at most %d on a first run, %d on a later one',
+		async (latencyMs, mostFirst, mostLater) => {
+			const api = new PacedApi({ limit: halved, latencyMs });
+			for (const most of [mostFirst, mostLater]) {
+				if (most === mostLater) {
+					await api.idle(3000);
+					api.reconfigure({ limit: halved, latencyMs });
+				}
+				const from = api.clock.now();
+				const before = api.refusals.length;
+				const [run] = await api.runs([{ items: 300, concurrency: 50 }]);
+				const dropped = api.refusals.slice(before).filter((r) => r.heardAt >= from + 2000);
+				const heard = Math.min(...dropped.map((r) => r.heardAt));
+				const afterHeard = dropped.filter((r) => r.start.at >= heard);
+				expect(afterHeard.every((r) => r.start.probe === 'return')).toBe(true);
+				expect(afterHeard.length).toBeLessThanOrEqual(2);
+				expect(run.refused).toBeLessThanOrEqual(most);
+			}
+		},
+	);
+});
+
 describe('an API that says nothing of its limit (the spec shows no rate headers)', () => {
 	test.each([
 		[10, 20],

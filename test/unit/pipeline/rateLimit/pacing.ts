@@ -66,6 +66,8 @@ export class PacedApi {
 	readonly apiKey: ApiKeyPacer;
 	/** When the API accepted each request, any sender's. */
 	readonly accepted: number[] = [];
+	/** Each 429 this process's runs met: when its start left, and when the pacer heard of it. */
+	readonly refusals: Array<{ start: Start; heardAt: number }> = [];
 	private readonly window: number[] = [];
 	private seed = 1;
 	/** The clock time the limit schedule counts from. */
@@ -180,6 +182,7 @@ export class PacedApi {
 						break;
 					}
 					refused++;
+					this.refusals.push({ start, heardAt: clock.now() });
 					const decision = retries.decide({ kind: 'status', status, retryAfter }, clock.now());
 					pacer.finished(start, {
 						kind: 'throttled',
