@@ -39,13 +39,14 @@ export function addStart(log: Start[], at: number, limit: number, probe?: Slot['
 	// stays as fast as reading one kind of object.
 	const start: Start = { at, limit, probe, ...UNANSWERED };
 	log.push(start);
-	// The last limit the API stated is kept, however long ago: no climb goes past it.
-	const stated = (other: Start) => other.stated !== undefined;
-	for (;;) {
-		const oldest = stated(log[0]) && !log.slice(1).some(stated) ? 1 : 0;
-		if (log.length <= KEEP || log[oldest].at > at - WINDOW_MS - MAX_LATE_MS) return start;
+	// The last limit the API stated is kept, however long ago (no climb goes past it): a record
+	// that states one leaves the front only for a later one.
+	while (log.length > KEEP) {
+		const oldest = log[0].stated !== undefined && log[1].stated === undefined ? 1 : 0;
+		if (log[oldest].at > at - WINDOW_MS - MAX_LATE_MS) break;
 		log.splice(oldest, 1);
 	}
+	return start;
 }
 
 /**
