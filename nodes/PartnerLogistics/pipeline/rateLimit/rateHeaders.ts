@@ -1,11 +1,11 @@
 /** What an answer's rate-limit headers say, when it sends them (the spec shows none). */
 export interface RateHeaders {
 	/** X-RateLimit-Limit / RateLimit-Limit. */
-	readonly limit?: number;
+	limit?: number;
 	/** X-RateLimit-Remaining / RateLimit-Remaining: what the API still takes before its reset. */
-	readonly remaining?: number;
+	remaining?: number;
 	/** When it takes more again: X-RateLimit-Reset / RateLimit-Reset, in ms from the answer. */
-	readonly resetMs?: number;
+	resetMs?: number;
 }
 
 /**
