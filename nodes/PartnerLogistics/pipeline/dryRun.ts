@@ -5,16 +5,14 @@ import { clip } from '../shared/message';
 import type { OperationSpec } from './operation';
 import type { ApiSession, ItemRequest } from './request';
 
-// Options › Dry Run: a preview item (run.ts decides when), and a chain of them. A creation's
-// preview carries a stand-in for each id its answer would hold (OperationSpec.answers), so the
-// next node in Dry Run previews its own request with it; a node with Dry Run off refuses an item
-// that holds one, or that is a preview, before anything is sent.
+// Options › Dry Run: a preview item (run.ts decides when) holds a stand-in for each id its answer
+// would (OperationSpec.answers), so the next node in Dry Run previews its own request with it; a
+// node with Dry Run off refuses a preview, or an item holding a stand-in, before anything is sent.
 
 /** How every preview's note begins; a preview item is recognised by it. */
 const NOTE_START = 'Nothing was sent: Dry Run is on in node ';
 /** A stand-in, shaped like no API id, naming its node; found in JSON text too (quotes escaped). */
 const STAND_IN = /\[dry run: (\w+) of item \d+ from \\?"(.*?)\\?"\]/;
-
 /** A node's name in quotes, its own double quotes made single so STAND_IN and the note read it. */
 const quoted = (node: string) => `"${node.replace(/"/g, "'")}"`;
 
@@ -23,7 +21,6 @@ export function standIn(id: string, itemIndex: number, node: string): string {
 	return `[dry run: ${id} of item ${itemIndex + 1} from ${quoted(node)}]`;
 }
 
-/** A request as Dry Run reads it. */
 type Sent = { url: string; qs?: IDataObject; body?: IDataObject };
 
 /** The first stand-in in a request's URL, query and body: which id, made by which node. */
@@ -84,11 +81,8 @@ export function previewNote(
 			`${sends.id} is a stand-in from "${sends.node}": a real run sends the real ${sends.id}${keyed}.`,
 		);
 	}
-	if (
-		idempotencyKey !== undefined &&
-		kind !== 'given' &&
-		(sends || previewSource(item) !== undefined)
-	) {
+	const ofStandIns = kind !== 'given' && (sends || previewSource(item) !== undefined);
+	if (idempotencyKey !== undefined && ofStandIns) {
 		parts.push('Its Idempotency-Key is made of stand-ins: a real run sends another.');
 	} else if (idempotencyKey !== undefined) {
 		const madeOf = {

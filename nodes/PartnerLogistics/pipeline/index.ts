@@ -1,8 +1,5 @@
-/**
- * How the node runs an operation on its items: the door its description and `execute` use. Behind
- * it, each room with its own door: `operation/` (what an operation declares), `request/` (the one
- * way to the API), `rateLimit/` (pacing per API key), `idempotency/` (an item's Idempotency-Key).
- */
+// How the node runs an operation on its items: the door its description and `execute` use.
+// Behind it, each room has its own door: operation/, request/, rateLimit/, idempotency/.
 export { selectedOperation } from './operation';
 export { optionsDescription } from './request';
 export { runOperation } from './run';

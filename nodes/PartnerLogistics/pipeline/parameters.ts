@@ -5,11 +5,10 @@ import { hasOwn, isObject, valueAt } from '../shared/valueAt';
 import type { BodyInput } from './operation';
 
 /**
- * Reads each item's parameters once each, only those asked for: hidden as undefined, a hub picker
- * as its ID, without an expression as stored (none of ours declares a `validateType` that n8n
- * would convert by). From the second item on, an item's expressions are evaluated as one, not one
- * each (n8n pays a data proxy and, in 2.x, an isolate call per expression); one that only reads a
- * field (`{{ $json.pickupAddress }}`, a field dragged in) is read off the item.
+ * Reads each item's parameters once, only those asked for: hidden as undefined, a hub picker as its
+ * ID, without an expression as stored (none of ours has a `validateType` n8n would convert by).
+ * From the second item on, its expressions are evaluated as one (n8n pays a data proxy and, in 2.x,
+ * an isolate call per expression); one only reading a field (`{{ $json.a }}`) is read off the item.
  */
 export function parameterReaders(
 	context: IExecuteFunctions,
@@ -94,29 +93,20 @@ export function parameterReaders(
 	};
 }
 
-/** A parameter's value as an item reads it. */
 type Value = IDataObject[string];
-
 /** A parameter as stored on the node, and the expressions it holds (undefined: not batchable). */
 type Stored = { value: Value; leaves: ExpressionLeaf[] | undefined };
+/** Where one expression sits in a stored value, its code, and the item field it only reads. */
+type ExpressionLeaf = { path: Array<string | number>; code: string; field?: string[] };
 
 function unwrap(value: Value): Value {
 	if (value === null) return undefined;
 	return isObject(value) && value.__rl === true ? (value.value as Value) : value;
 }
 
-/** Where one expression sits in a parameter's stored value, and its code. */
-interface ExpressionLeaf {
-	path: Array<string | number>;
-	code: string;
-	/** The field of the item the code reads and nothing else (`$json.a`), when it is only that. */
-	field?: string[];
-}
-
 /**
- * The expressions a stored parameter value holds, or undefined when one of them cannot join a
- * batch: text around `{{ }}` (a template, which n8n renders as text), or `$parameter`, which n8n
- * resolves against the parameter's siblings and so depends on where the expression sits.
+ * The expressions a stored value holds, or undefined when one cannot join a batch: a template (text
+ * around `{{ }}`, rendered as text) or `$parameter` (resolved against the parameter's siblings).
  */
 export function expressionLeaves(
 	value: unknown,

@@ -5,14 +5,8 @@ import { eachConcurrently } from '../shared/concurrency';
 import { readListPage, readRecords } from '../shared/records';
 import { previewItem, refuseLeftover } from './dryRun';
 import { runKeys, type RunKeys } from './idempotency';
-import {
-	isReadOnly,
-	itemError,
-	referentOf,
-	requestOf,
-	type BodyInput,
-	type OperationSpec,
-} from './operation';
+import { isReadOnly, itemError, referentOf, requestOf } from './operation';
+import type { BodyInput, OperationSpec } from './operation';
 import { isGiven } from './problem';
 import { parameterReaders } from './parameters';
 import { runSession, type ApiSession, type ItemRequest } from './request';
@@ -22,15 +16,11 @@ interface Run {
 	spec: OperationSpec;
 	api: ApiSession;
 	idempotencyKeys: RunKeys | undefined;
-	/** Options › Dry Run: each item's request is output instead of sent. */
 	dryRun: boolean;
 	node: INode;
 }
 
-/**
- * Runs one operation on every input item, up to Concurrency at a time, each paired with its input;
- * a cancelled execution, or a failed item without Continue On Fail, starts no more items.
- */
+/** Items run Concurrency at once; a cancel or a failure without Continue On Fail starts no more. */
 export async function runOperation(
 	context: IExecuteFunctions,
 	resource: string,
@@ -57,8 +47,7 @@ export async function runOperation(
 		api.settings.pacer.concurrency,
 		async (itemIndex) => {
 			const pairedItem = { item: itemIndex };
-			const item = items[itemIndex].json;
-			const input: BodyInput = { read: readers(itemIndex), item };
+			const input: BodyInput = { read: readers(itemIndex), item: items[itemIndex].json };
 			try {
 				const records = await runItem(run, itemIndex, input);
 				results[itemIndex] = records.map((json) => ({ json, pairedItem }));
@@ -81,7 +70,6 @@ export async function runOperation(
 			type: 'warning',
 			location: 'outputPane',
 		});
-	// Every item is done: a later run of the same input is a new one.
 	if (!signal?.aborted) run.idempotencyKeys?.finished();
 	return [results.flat()];
 }
@@ -99,13 +87,12 @@ async function runItem(run: Run, itemIndex: number, input: BodyInput): Promise<I
 	refuseLeftover(run.node, itemIndex, { request });
 	if (run.spec.list) return await listRecords(run, request, input);
 	const read = async () => await run.api.read(request, 'a JSON record');
-	const { idempotencyKeys: keys } = run;
+	const { spec, idempotencyKeys: keys } = run;
 	const { idempotencyKey: key, body: sent = {} } = request;
 	const keyed = keys && key !== undefined;
 	if (keyed) request.idempotencyKeyHeldForOtherBody = keys.sending(key, request.body);
+	// A 2xx answer (a failure throws): its records, shaped by the operation.
 	const { response, body } = await (keyed ? keys.send(key, read) : read());
-	// A record operation's 2xx answer: its records, shaped by the operation.
-	const { spec } = run;
 	const records = readRecords(body);
 	if (spec.requires && !records.every((record) => isGiven(record[spec.requires!]))) {
 		throw run.api.unusable(
