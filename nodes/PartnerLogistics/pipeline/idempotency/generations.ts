@@ -1,18 +1,14 @@
 import type { ProcessMap } from '../../shared/processMemory';
 
-/**
- * Per chain, how often something happened that changes its next Idempotency-Key: a definitive
- * refusal (a fixed try is judged afresh), a node run's input finished (a later run of it is new).
- */
+/** Per key chain, how often it moved on: a definitive refusal, or a finished run of its input. */
 export type Generations = Record<string, number>;
 
 /** One place the memory is kept (a process map is one), bounded; reading creates nothing. */
 export type GenerationPlace = Pick<ProcessMap<number>, 'get' | 'set'>;
 
 /**
- * The record at `holder[name]` (in the node context or the static data), bounded, replaced whole
- * when raised: n8n saves static data when changed, noticing changes inside objects there at the
- * start, not in ones added since; `written` then keeps the holder.
+ * The record at `holder[name]`, bounded, replaced whole when raised: n8n notices changes to static
+ * data inside objects there at the start, not in ones added since; `written` then keeps the holder.
  */
 export function recordPlace(
 	holder: Record<string, unknown>,

@@ -13,14 +13,11 @@ const WORKFLOW_BOUND = 1_000;
 
 /**
  * The keys of a node run of `action` against the API at `api`; making them writes nothing. A
- * creation's key is made of the run's input (which a Retry is handed again) and how many runs of it
- * finished, counted in this process and the static data (saved after all but manual executions).
- * A referent's key needs no memory; only the API's refusals are kept, so a fixed request reaches it
- * as new, in three places read together, as each misses a path the others reach:
- * - the node context: an execution's Retry, either kind, on any queue worker, manual runs too;
- * - the workflow's static data: a new execution, a sub-workflow restarted by a retried parent, a
- *   tool call, another queue worker or a restarted n8n;
- * - this process: every run in it, manual runs and other workflows on the same referent too.
+ * creation's key counts the finished runs of its input (a Retry is handed it again) here and in the
+ * static data (saved after all but manual executions). Refusals, so a fixed request reaches the API
+ * as new, are kept in three places read together, each reaching paths the others miss: the node
+ * context (an execution's Retry, manual runs too), the static data (new executions, tool calls,
+ * other workers, a restart), this process (every run in it); docs/rate-limits-and-retries.md.
  */
 export function runKeys(context: IExecuteFunctions, action: string, api: string): RunKeys {
 	let nodeContext: IDataObject | undefined;

@@ -63,12 +63,11 @@ export class RunKeys {
 	) {}
 
 	/**
-	 * The item's default key, a digest so no workflow detail reaches the API's logs, a generation on
+	 * The item's default key: a digest (no workflow detail reaches the API's logs), a generation on
 	 * per definitive refusal of its chain. An action on something that exists (booking a quote) is
-	 * keyed by the API, the action and the referent, never the execution: every run that asks again
-	 * gets the API's first answer. A creation is keyed by its node run and item: the same for every
-	 * try (Retry On Fail, our 429/503 retries, n8n's Retry of the execution, even of one n8n crashed
-	 * in: it is handed the same input), else different (two identical orders are two quotes).
+	 * keyed by the API, the action and the referent: every run asking again gets the first answer.
+	 * A creation is keyed by its node run and item: the same for every try (even n8n's Retry of an
+	 * execution it crashed in), else different (two identical orders are two quotes).
 	 */
 	keyOf(itemIndex: number, referent?: string[]): string {
 		const { instanceId, workflowId, nodeId, runIndex, action, api } = this.scope;
