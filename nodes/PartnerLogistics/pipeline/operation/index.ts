@@ -2,28 +2,13 @@ import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { fitMessage, MAX_MESSAGE_CHARS } from '../../shared/message';
-import {
-	fail,
-	HIDDEN,
-	isGiven,
-	jsonObject,
-	pathIdProblem,
-	ProblemError,
-	type Problem,
-} from '../problem';
-import { pathIds, type BodyInput, type OperationSpec } from './spec';
+import { fail, HIDDEN, isGiven, jsonObject, pathIdProblem, ProblemError } from '../problem';
+import type { Problem } from '../problem';
+import type { BodyInput, OperationSpec } from './spec';
 
-/**
- * What an operation declares (form, request, answer), and the item's request it makes: the door of
- * the run, the resources, the route and payment forms, the watches and the pickers.
- */
-export {
-	isReadOnly,
-	selectedOperation,
-	type BodyInput,
-	type OperationSpec,
-	type ResourceSpec,
-} from './spec';
+// What an operation declares (form, request, answer), and the item's request and error it makes.
+export { isReadOnly, selectedOperation } from './spec';
+export type { BodyInput, OperationSpec, ResourceSpec } from './spec';
 
 /** How each operation's form labels its fields, read once per operation. */
 const labelsBySpec = new WeakMap<OperationSpec, Labels>();
@@ -40,10 +25,7 @@ export function requestOf(spec: OperationSpec, input: BodyInput) {
 	};
 }
 
-/**
- * `/cases/{caseId}/close` with each id read, trimmed, checked (a bad one throws a ProblemError) and
- * URL-encoded, so an id can only name its own record (`a/b` stays one segment: `a%2Fb`).
- */
+/** Each `{id}` read, trimmed, checked (or thrown), URL-encoded: `a/b` is one segment, `a%2Fb`. */
 export const pathOf = (path: string, read: (name: string) => unknown): string =>
 	path.replace(/\{(\w+)\}/g, (_, name: string) => {
 		const value = read(name);
@@ -113,10 +95,9 @@ export function referentOf(
 	body: IDataObject | undefined,
 ): { values: string[]; label: string } | undefined {
 	if (!spec.referent) return undefined;
-	const inPath = pathIds(spec.path);
 	const labels = labelsFor(spec);
 	const named = spec.referent.map((name) => {
-		const value = inPath.includes(name) ? input.read(name) : body?.[name];
+		const value = spec.path.includes(`{${name}}`) ? input.read(name) : body?.[name];
 		return { name, value: isGiven(value) ? String(value).trim() : '' };
 	});
 	return {
@@ -151,9 +132,8 @@ function labelsOf(fields: INodeProperties[], labels: Labels = new Map()): Labels
 }
 
 /**
- * "Item 2 (externalReference ORD-7): <field as labelled> <rule>, got <value>", items from 1; with
- * no item (a poll's settings) it starts at the field. A field is named "Pickup Latitude
- * (pickupLatitude)", "Stop 2 Latitude (stops[1].latitude)", or by its API name alone.
+ * "Item 2 (externalReference ORD-7): Pickup Latitude (pickupLatitude) <rule>, got <value>"; a
+ * poll's settings start at the field; a stop reads "Stop 2 Latitude (stops[1].latitude)".
  */
 function describeProblem(
 	problem: Problem,

@@ -29,7 +29,6 @@ export interface OperationSpec {
 	body?: (input: BodyInput) => IDataObject;
 	/** Judges the complete body (Extra Body Fields merged): the first problem, or none. */
 	check?: (body: IDataObject, input: BodyInput) => Problem | undefined;
-	/** Query parameters of a GET. */
 	query?: (read: BodyInput['read']) => IDataObject;
 	/** The answer is a list: one item per record, `limit`/Return All apply. */
 	list?: boolean;
@@ -60,11 +59,6 @@ export interface ResourceSpec {
 }
 
 export const isReadOnly = (spec: OperationSpec) => spec.method === 'GET';
-
-/** The path ids an operation needs, in path order: `/cases/{caseId}/close` -> ['caseId']. */
-export function pathIds(path: string): string[] {
-	return [...path.matchAll(/\{(\w+)\}/g)].map(([, id]) => id);
-}
 
 /** The operation the node's Resource and Operation pickers select. */
 export function selectedOperation(
