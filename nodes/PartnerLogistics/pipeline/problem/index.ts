@@ -34,29 +34,17 @@ export function required(field: string, value?: unknown): Problem {
 
 /** Given: neither undefined, null nor an empty string (which a body leaves out). */
 export const isGiven = (value: unknown) => value !== undefined && value !== null && value !== '';
-
-/** The first problem of several checks. */
 export const firstProblem = (problems: Array<Problem | undefined>) => problems.find(Boolean);
-
 /** Leaves out the fields not given (undefined, null or an empty string). */
 export const compact = (body: IDataObject): IDataObject =>
 	Object.fromEntries(Object.entries(body).filter(([, value]) => isGiven(value)));
 
-/**
- * What is wrong with an id for a path (as trimmed text: empty, or a path step, which URL-encoding
- * leaves alone: `/bookings/../payment` is another endpoint), if anything.
- */
+/** What is wrong with an id for a path, as trimmed text: empty, or a step URL-encoding keeps. */
 export function pathIdProblem(name: string, value: unknown): Problem | undefined {
 	const text = isGiven(value) ? String(value).trim() : '';
 	if (text === '') return required(name, value);
-	if (text === '.' || text === '..') {
-		return {
-			field: name,
-			value,
-			rule: 'cannot be "." or "..": the request would reach another endpoint of the API',
-		};
-	}
-	return undefined;
+	const rule = 'cannot be "." or "..": the request would reach another endpoint of the API';
+	return text === '.' || text === '..' ? { field: name, value, rule } : undefined;
 }
 
 /**
