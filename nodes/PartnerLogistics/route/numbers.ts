@@ -27,9 +27,8 @@ const NUMBERS: Record<string, NumberRule> = {
 export const isNumberField = (name: string) => name in NUMBERS;
 
 /**
- * A number field, as text: empty until set, so nothing is sent that nobody typed, and never
- * clamped by the editor (typing 120 into a bounded number field leaves 12). A value out of range
- * fails the item with the rule, which the hint shows beforehand (`hint` may put it in context).
+ * A number field as text: empty until typed (nothing is sent that nobody typed), never clamped by
+ * the editor (120 typed into a bounded number field leaves 12); out of range, the item fails.
  */
 export function numberField(
 	name: string,
