@@ -3,10 +3,7 @@ const kinds: Array<ProcessMap<unknown>> = [];
 
 type Bound<V> = { max: number; inUse?: (value: V) => boolean };
 
-/**
- * A bounded map of the process, in the order its entries were last used: past `max` entries the
- * one used longest ago goes first, never one still `inUse` (a request in flight on it).
- */
+/** A bounded map, least recently used first out past `max` entries, never one still `inUse`. */
 export class ProcessMap<V> {
 	private readonly entries = new Map<string, V>();
 
