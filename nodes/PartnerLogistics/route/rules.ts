@@ -100,7 +100,6 @@ function validateWeight({ packageWeightKg: value }: IDataObject, service: string
 		: undefined;
 }
 
-/** A required coordinate, checked against the bounds its field declares. */
 const coordinate = (value: unknown, name: string, field = name) =>
 	isGiven(value) ? checkNumber(value, name, field) : required(field, value);
 
