@@ -94,7 +94,6 @@ function normalizePhone(value: IDataObject[string]): IDataObject[string] {
 	return typeof value === 'string' ? value.replace(/[\s-]/g, '') || undefined : value;
 }
 
-/** The field of a quote's output that carries what the quote was priced for. */
 const QUOTED_ROUTE = 'quotedRoute';
 
 const optionsOf = (read: Read) =>

@@ -7,7 +7,6 @@ import { routeSourceFields } from './routeSource';
 
 // A direct quote or booking's route form (the spec's nine request forms), then its optional fields.
 
-/** How a phone is typed: international format (rules.ts), spaces and dashes allowed. */
 const PHONE_EXAMPLE = '+234 803 123 4567';
 
 export const STOP_SLOTS = ['stop1', 'stop2', 'stop3'];

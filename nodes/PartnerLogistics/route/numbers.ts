@@ -10,7 +10,6 @@ const LATITUDE: NumberRule = { min: -90, max: 90, says: 'a number between −90 
 const LONGITUDE: NumberRule = { min: -180, max: 180, says: 'a number between −180 and 180' };
 const COUNT: NumberRule = { min: 1, whole: true, says: 'a whole number of at least 1' };
 
-/** The API's number fields by API name: each one's bounds, for its hint, check and reading. */
 const NUMBERS: Record<string, NumberRule> = {
 	packageWeightKg: { min: 0.01, max: 50, says: 'a number from 0.01 to 50' },
 	pickupLatitude: LATITUDE,
