@@ -43,7 +43,6 @@ export class ProcessMap<V> {
 	}
 }
 
-/** One kind of what the process keeps, registered so it can be told apart and counted. */
 export function processMap<V>(kind: string, bound: Bound<V>): ProcessMap<V> {
 	const map = new ProcessMap(kind, bound);
 	kinds.push(map as ProcessMap<unknown>);
