@@ -24,7 +24,6 @@ export function textField(
 /** An option: its label, its value and, where the label does not say it, what it does. */
 export type Choice = readonly [name: string, value: string, description?: string];
 
-/** A choice among `choices`, the first one by default. */
 export function optionsField(
 	name: string,
 	displayName: string,
@@ -82,7 +81,6 @@ export function additionalFields(
 	};
 }
 
-/** A label for operations whose path the published API documentation does not show. */
 export const INFERRED_PATH =
 	'Path not in the published API documentation: inferred from its pattern, confirm with your API contact';
 

@@ -4,11 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { optionsDescription } from '../pipeline';
 import { isReadOnly, type ResourceSpec } from '../pipeline/operation';
 
-/**
- * The action node's form, from its resources: the Resource picker, each resource's Operation
- * picker and its operations' fields (shown only when chosen), then the Options (some hidden on the
- * operations that only read).
- */
+/** The action node's form: the Resource picker, each Operation picker and fields, the Options. */
 export function resourceProperties(
 	resources: ResourceSpec[],
 	defaultResource: string,
@@ -57,10 +53,7 @@ function operationProperties(spec: ResourceSpec): INodeProperties[] {
 	];
 }
 
-/**
- * The canvas subtitle in words ("Create Quote", "Get Many Hubs"), as an n8n expression; "Dry
- * run:" before it while Options › Dry Run is on, so a workflow is not published with it unseen.
- */
+/** The canvas subtitle, "Dry run: " first while Dry Run is on, so no one publishes it unseen. */
 export function subtitleExpression(resources: ResourceSpec[]): string {
 	const words = Object.fromEntries(
 		resources.flatMap((resource) =>

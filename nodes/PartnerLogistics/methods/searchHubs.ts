@@ -10,10 +10,7 @@ import { hubGetMany } from '../resources/hub/getAll';
 
 export const LIST_HUBS = { method: 'GET' as const, url: hubGetMany.path, itemIndex: 0 };
 
-/**
- * Active hubs for the pickers, by Hub › Get Many. The spec shows no hub field but the id: a hub
- * is labelled by the name/city it has. A failed load throws: the dropdown shows why, not nothing.
- */
+/** Active hubs by any name/city (the spec shows only the id); a failed load throws to say why. */
 export async function searchHubs(
 	this: ILoadOptionsFunctions,
 	filter?: string,

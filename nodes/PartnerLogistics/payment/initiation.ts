@@ -9,10 +9,7 @@ type PaymentKind = { credit: boolean; stage: boolean };
 
 type Request = Pick<OperationSpec, 'fields' | 'method' | 'path' | 'body' | 'check' | 'referent'>;
 
-/**
- * Paying what `id` names (POST <path>/payment): it happens once per referent, a HAUL quotation
- * once per stage; `extra` fields follow the payment's own.
- */
+/** Paying what `id` names (POST <path>/payment), once per referent: a HAUL quotation per stage. */
 export function paymentRequest(
 	kind: PaymentKind,
 	id: INodeProperties,
@@ -31,7 +28,6 @@ export function paymentRequest(
 				paymentStage: kind.stage ? read('paymentStage') : undefined,
 			});
 		},
-		// The methods the endpoint takes, a card id with SAVED_CARD, and no payment details.
 		check: (body) => {
 			const { paymentMethod: method, paymentMethodId: cardId } = body;
 			if (method !== 'SAVED_CARD' && (!kind.credit || method !== 'CREDIT')) {
@@ -58,7 +54,6 @@ export const creditAcceptance = (id: INodeProperties, path: string): Request => 
 	check: (body) => noPaymentDetails(body),
 });
 
-/** Payment method (with credit), saved card and (haulage) stage. */
 function paymentFields({ credit, stage }: PaymentKind): INodeProperties[] {
 	const method = optionsField('paymentMethod', 'Payment Method', 'How to pay', [
 		[
@@ -94,10 +89,7 @@ function paymentFields({ credit, stage }: PaymentKind): INodeProperties[] {
 	return [...(credit ? [method] : []), card, ...(stage ? [stageField] : [])];
 }
 
-/**
- * Payment fields the spec forbids clients to send (amounts, card data, proofs, provider references,
- * statuses), compared without case, `_` or `-`.
- */
+/** Payment fields the spec forbids clients to send, compared without case, `_` or `-`. */
 const FORBIDDEN_PAYMENT_FIELDS = (
 	'amount totalamount card cardnumber pan cvc cvv expiry expirydate expirymonth expiryyear ' +
 	'expmonth expyear proof paymentproof providerreference providerref providertransactionid ' +

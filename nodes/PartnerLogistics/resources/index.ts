@@ -35,10 +35,7 @@ function externalReference({ item, read }: BodyInput): string | undefined {
 		: undefined;
 }
 
-/**
- * Every resource, in the order of the form, its operations in the Operation picker's order. A
- * record operation names an item by its External Reference in its errors (a list's is no order).
- */
+/** Every resource; a record operation's errors name the item's reference (a list's is no order). */
 export const RESOURCES: ResourceSpec[] = [
 	{
 		displayName: 'Hub',

@@ -9,15 +9,9 @@ import { isNumberField, toNumber } from './numbers';
 import { routeMismatch, validateRoute } from './rules';
 import { FROM_QUOTE, INPUT_FIELDS } from './routeSource';
 
-// The bodies of a direct quote and booking: the route (typed, mapped or read off the item), its
-// optional fields, and for a booking the quote it books.
-
 type Read = BodyInput['read'];
 
-/**
- * The route part of a direct quote or booking body: exactly the fields the chosen form shows, so a
- * value left from another form is never sent; an empty one is left out (the route check names it).
- */
+/** A typed route: only the fields its form shows, so no value left from another form is sent. */
 export function buildRoute(read: Read): IDataObject {
 	const serviceType = (read('serviceType') as string | undefined) ?? 'CLICK';
 	if (serviceType === 'CLICK') {
@@ -89,11 +83,10 @@ export function pick(item: IDataObject, fields: string[]): IDataObject {
 
 /** Optional quote/booking fields, phones as + and digits (the spaces and dashes people type go). */
 export function buildRouteOptions(fields: IDataObject): IDataObject {
-	const { pickupPhone, dropoffPhone } = fields;
 	return compact({
 		...fields,
-		pickupPhone: normalizePhone(pickupPhone),
-		dropoffPhone: normalizePhone(dropoffPhone),
+		pickupPhone: normalizePhone(fields.pickupPhone),
+		dropoffPhone: normalizePhone(fields.dropoffPhone),
 	});
 }
 
@@ -101,10 +94,9 @@ function normalizePhone(value: IDataObject[string]): IDataObject[string] {
 	return typeof value === 'string' ? value.replace(/[\s-]/g, '') || undefined : value;
 }
 
-/** The field of a quote's output that carries what the quote was priced for. */
 const QUOTED_ROUTE = 'quotedRoute';
 
-const optionsOf = (read: BodyInput['read']) =>
+const optionsOf = (read: Read) =>
 	buildRouteOptions((read('additionalFields') ?? {}) as IDataObject);
 
 /** Quote › Create's body, a route given anew for a booking: the form's or the item's, and options. */
@@ -118,7 +110,6 @@ export function withQuotedRoute(record: IDataObject, sent: IDataObject): IDataOb
 	return { ...record, [QUOTED_ROUTE]: record[QUOTED_ROUTE] ?? sent };
 }
 
-/** The incoming item's quoted route, when it is a Quote › Create output. */
 const quotedRouteOf = (item: IDataObject) =>
 	isObject(item[QUOTED_ROUTE]) ? (item[QUOTED_ROUTE] as IDataObject) : undefined;
 
@@ -133,10 +124,7 @@ export function bookingBody(input: BodyInput): IDataObject {
 	return { ...route, quoteId };
 }
 
-/**
- * A booking must book its quote's route (spec): Same as the Incoming Quote needs that quote's
- * quoted route; a route typed or read again must equal it. Then the route's own rules.
- */
+/** A booking books its quote's route (spec): the incoming quote's, or one equal to it. */
 export function bookingCheck(body: IDataObject, input: BodyInput): Problem | undefined {
 	const { quoteId } = body;
 	if (!quoteId) return required('quoteId', quoteId);

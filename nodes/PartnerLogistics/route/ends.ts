@@ -3,9 +3,6 @@ import type { INodeProperties } from 'n8n-workflow';
 import { optionsField, textField } from '../descriptions/fields';
 import { numberField } from './numbers';
 
-// One end of a route (how it is served; its address, coordinates or hub), for the direct route
-// form and the GO_BULK form alike.
-
 export type Side = 'pickup' | 'dropoff';
 export const SIDES: Side[] = ['pickup', 'dropoff'];
 
@@ -46,10 +43,7 @@ export const coordinateFields = (place: string, side?: Side): INodeProperties[] 
 		),
 	);
 
-/**
- * One end's fields: how it is served (`method` adds to that field; the option names say who goes
- * where), its address and coordinates (hidden at a hub or in a multi-stop order), or its hub.
- */
+/** One end's fields, for the direct and GO_BULK forms: its method (`method` added), home or hub. */
 export function endFields(
 	side: Side,
 	method: Partial<INodeProperties>,

@@ -5,10 +5,8 @@ import { coordinateFields, endFields, ENDS } from './ends';
 import { numberField } from './numbers';
 import { routeSourceFields } from './routeSource';
 
-// The route form of a direct quote or booking (the spec's nine request forms), showing only what
-// the chosen form needs, then its optional fields: the one declaration of each (bounds: numbers.ts).
+// A direct quote or booking's route form (the spec's nine request forms), then its optional fields.
 
-/** How a phone is typed: international format (rules.ts), spaces and dashes allowed. */
 const PHONE_EXAMPLE = '+234 803 123 4567';
 
 export const STOP_SLOTS = ['stop1', 'stop2', 'stop3'];
@@ -107,9 +105,7 @@ const phone = (side: 'pickup' | 'dropoff', at: string) =>
 		`${at} Phone`,
 		`Phone number at the ${at.toLowerCase()}`,
 		PHONE_EXAMPLE,
-		{
-			hint: `International format, e.g. ${PHONE_EXAMPLE}; spaces and dashes are removed`,
-		},
+		{ hint: `International format, e.g. ${PHONE_EXAMPLE}; spaces and dashes are removed` },
 	);
 
 /** Optional quote and booking fields (spec: direct booking quote request). */
@@ -152,7 +148,6 @@ const routeOptionFields: INodeProperties[] = [
 export const ROUTE_FIELDS = routeFields.map((field) => field.name);
 export const ROUTE_OPTION_FIELDS = routeOptionFields.map((field) => field.name);
 
-/** A direct quote or booking's route: its source, the names it reads, its form, its options. */
 export const directRouteFields = (fromQuote: boolean, additionalDescription: string) =>
 	routeSourceFields(
 		fromQuote,

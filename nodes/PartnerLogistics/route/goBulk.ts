@@ -9,7 +9,6 @@ import { checkNumber, numberField } from './numbers';
 import { validateEnds } from './rules';
 import { INPUT_FIELDS, routeSourceFields } from './routeSource';
 
-/** The GO_BULK request typed in the form: the goods, then both ends of the route. */
 const goBulkForm: INodeProperties[] = [
 	textField(
 		'itemDescription',

@@ -10,7 +10,6 @@ const LATITUDE: NumberRule = { min: -90, max: 90, says: 'a number between −90 
 const LONGITUDE: NumberRule = { min: -180, max: 180, says: 'a number between −180 and 180' };
 const COUNT: NumberRule = { min: 1, whole: true, says: 'a whole number of at least 1' };
 
-/** The API's number fields by API name: each one's bounds, for its hint, check and reading. */
 const NUMBERS: Record<string, NumberRule> = {
 	packageWeightKg: { min: 0.01, max: 50, says: 'a number from 0.01 to 50' },
 	pickupLatitude: LATITUDE,
@@ -27,9 +26,8 @@ const NUMBERS: Record<string, NumberRule> = {
 export const isNumberField = (name: string) => name in NUMBERS;
 
 /**
- * A number field, as text: empty until set, so nothing is sent that nobody typed, and never
- * clamped by the editor (typing 120 into a bounded number field leaves 12). A value out of range
- * fails the item with the rule, which the hint shows beforehand (`hint` may put it in context).
+ * A number field as text: empty until typed (nothing is sent that nobody typed), never clamped by
+ * the editor (120 typed into a bounded number field leaves 12); out of range, the item fails.
  */
 export function numberField(
 	name: string,

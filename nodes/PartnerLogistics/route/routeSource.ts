@@ -3,17 +3,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { optionsField, type Choice } from '../descriptions/fields';
 
-/** Route values typed in the editor or mapped by expressions (the default). */
 const DEFINE = 'define';
-/** Route values read off the incoming item's own fields, under the API's names. */
 export const INPUT_FIELDS = 'inputFields';
-/** Booking only: the route the incoming Quote › Create item was priced for ('fromInput': saved). */
+/** Booking only: the incoming quote's route (its value 'fromInput' is in saved workflows). */
 export const FROM_QUOTE = 'fromInput';
 
-/**
- * A route's fields: where it comes from, the names Map From Input Fields reads (`inputFields`,
- * shown so nobody has to guess them), the `form` to define it in, then its `additional` fields.
- */
+/** A route's source, the names Map From Input Fields reads (shown, not guessed), form, options. */
 export function routeSourceFields(
 	fromQuote: boolean,
 	form: INodeProperties[],

@@ -66,10 +66,7 @@ function validateMultiStop(body: IDataObject, service: string): Problem | undefi
 	);
 }
 
-/**
- * Each end's method, then its hub, or its address and coordinates: required for a direct
- * `service` (CLICK only at home), not for GO_BULK (no `service`: its spec names no required field).
- */
+/** Each end's method, then its hub or home (required for a direct `service`, not for GO_BULK). */
 export function validateEnds(body: IDataObject, service?: string): Problem | undefined {
 	const viaHub = (side: Side) => body[`${side}Method`] === ENDS[side].hub;
 	const hubSide = SIDES.find(viaHub);
@@ -96,17 +93,13 @@ export function validateEnds(body: IDataObject, service?: string): Problem | und
 	);
 }
 
-function validateWeight(body: IDataObject, service: string): Problem | undefined {
-	const weight = body.packageWeightKg;
-	if (weight === undefined) {
-		return service === 'EXPRESS'
-			? { field: 'packageWeightKg', value: weight, rule: 'is required for EXPRESS' }
-			: undefined;
-	}
-	return checkNumber(weight, 'packageWeightKg');
+function validateWeight({ packageWeightKg: value }: IDataObject, service: string) {
+	if (value !== undefined) return checkNumber(value, 'packageWeightKg');
+	return service === 'EXPRESS'
+		? { field: 'packageWeightKg', value, rule: 'is required for EXPRESS' }
+		: undefined;
 }
 
-/** A required coordinate, checked against the bounds its field declares. */
 const coordinate = (value: unknown, name: string, field = name) =>
 	isGiven(value) ? checkNumber(value, name, field) : required(field, value);
 

@@ -1,7 +1,4 @@
-/**
- * Calls `work` for each index below `count`, in order, at most `concurrency` at once, none once
- * `stop()`; `beforeEach` runs before each index is taken (turn-taking). `work` handles its errors.
- */
+/** `work` (handling its own errors) on each index below `count` in order, `concurrency` at once. */
 export async function eachConcurrently(
 	count: number,
 	concurrency: number,

@@ -7,14 +7,8 @@ export function clip(text: string, before: string | number = ''): string {
 	return text.length <= room ? text : `${text.slice(0, room - 1).trimEnd()}…`;
 }
 
-/**
- * An error's words with the message within MAX_MESSAGE_CHARS: its first sentences that fit, the
- * rest opening the description; a first sentence too long is cut, and given whole there.
- */
-export function fitMessage(
-	message: string,
-	description = '',
-): Record<'message' | 'description', string> {
+/** The message cut to MAX_MESSAGE_CHARS at a sentence's end; the rest opens the description. */
+export function fitMessage(message: string, description = '') {
 	if (message.length <= MAX_MESSAGE_CHARS) return { message, description };
 	const end = message.lastIndexOf('. ', MAX_MESSAGE_CHARS - 1);
 	const [kept, rest] =

@@ -3,10 +3,7 @@ const kinds: Array<ProcessMap<unknown>> = [];
 
 type Bound<V> = { max: number; inUse?: (value: V) => boolean };
 
-/**
- * A bounded map of the process, in the order its entries were last used: past `max` entries the
- * one used longest ago goes first, never one still `inUse` (a request in flight on it).
- */
+/** A bounded map, least recently used first out past `max` entries, never one still `inUse`. */
 export class ProcessMap<V> {
 	private readonly entries = new Map<string, V>();
 
@@ -46,7 +43,6 @@ export class ProcessMap<V> {
 	}
 }
 
-/** One kind of what the process keeps, registered so it can be told apart and counted. */
 export function processMap<V>(kind: string, bound: Bound<V>): ProcessMap<V> {
 	const map = new ProcessMap(kind, bound);
 	kinds.push(map as ProcessMap<unknown>);

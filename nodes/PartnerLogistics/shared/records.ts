@@ -16,10 +16,7 @@ function asObject(value: unknown): IDataObject {
 const LIST_FIELDS = ['items', 'data', 'results', 'cases', 'supportCases', 'trucks'];
 const CURSOR_FIELDS = ['nextCursor', 'next_cursor', 'cursor', 'nextPageToken'];
 
-/**
- * One page of a list answer. The spec shows no list shape: a bare array is the whole answer; an
- * object with the list under a usual key may reveal a next-page cursor; any other is one record.
- */
+/** One page of a list answer; the spec shows no list shape, so any of the usual ones is read. */
 export function readListPage(body: unknown): { records: IDataObject[]; cursor?: string } {
 	if (Array.isArray(body)) return { records: body.map(asObject) };
 	if (!isObject(body)) return { records: body === undefined ? [] : [asObject(body)] };

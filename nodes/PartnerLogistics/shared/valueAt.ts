@@ -1,7 +1,4 @@
-/**
- * A field's value in a JSON object (an API record, an event payload): by its exact name, else by a
- * dotted path through nested objects (`data.type`). Own fields only, never into a list; else none.
- */
+/** A field of a JSON object by exact name, else by dotted path (`data.type`), never into a list. */
 export function valueAt(value: unknown, field: string): unknown {
 	if (!isObject(value)) return undefined;
 	if (hasOwn(value, field)) return value[field];
@@ -13,7 +10,6 @@ export function valueAt(value: unknown, field: string): unknown {
 	return found;
 }
 
-/** A JSON object: not null, not a list. */
 export function isObject(value: unknown): value is Record<string, unknown> {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
