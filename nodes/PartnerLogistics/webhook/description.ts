@@ -2,11 +2,9 @@ import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
 
 import { textField } from '../descriptions/fields';
 
-/** How deliveries are signed: the values of Signature Scheme. */
 export type SignatureScheme = 'standardWebhooks' | 'stripe' | 'hmacHeader' | 'none';
 
 const showFor = (...schemes: SignatureScheme[]) => ({ show: { '/signatureScheme': schemes } });
-/** An options parameter's choices, by value. */
 const choices = (names: Record<string, string>) =>
 	Object.entries(names).map(([value, name]) => ({ name, value }));
 
@@ -180,8 +178,7 @@ export const triggerProperties: INodeProperties[] = [
 export const deliveryWebhook: IWebhookDescription = {
 	name: 'default',
 	httpMethod: 'POST',
-	// At once, so the sender never times out on the workflow; an empty 200 (n8n 2.41 would else
-	// send the literal text "firstEntryJson").
+	// At once, so the sender never waits on the workflow; noData, or n8n 2.41 sends "firstEntryJson".
 	responseMode: 'onReceived',
 	responseData: 'noData',
 	path: 'partner-logistics',

@@ -1,7 +1,4 @@
-/**
- * All a sender learns, by status: a forger must not learn which check failed. 503 is the
- * trigger's own configuration problem (a non-2xx, so the sender retries once it is fixed).
- */
+/** All a sender learns: never which check failed. 503: our configuration, retried once fixed. */
 export const SENDER_MESSAGES = {
 	400: 'Expected JSON sent as application/json',
 	401: 'Webhook signature verification failed',
