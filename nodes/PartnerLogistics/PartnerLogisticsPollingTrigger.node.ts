@@ -10,7 +10,6 @@ import { awaitingCommit, emittedWith, endPoll, startPoll } from './polling/overl
 import { readWatchSettings, type WatchSettings } from './polling/settings';
 import { WATCHES } from './polling/watches';
 
-// "New or Changed Quote Request (GO_BULK)" -> "Quote Request (GO_BULK)"
 const subtitles = Object.fromEntries(
 	WATCHES.map(({ value, name }) => [value, name.replace('New or Changed ', '')]),
 );
@@ -76,7 +75,6 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 			const { changes, memory } = compare(before, observed, watched.compare, unread);
 			if (failures.length) {
 				if (changes.length === 0) throw unreadError(observation, watched);
-				// The others' changes are emitted; n8n's log names each unread ID, once.
 				this.logger.warn(
 					`Partner Logistics Polling Trigger "${this.getNode().name}": ${failures.length} of ${watched.ids?.length ?? 0} ${watched.watch.records} could not be read: ${unreadList(failures)}. The others' changes were emitted; theirs come with a later poll.`,
 					{ workflowId: this.getWorkflow().id },

@@ -50,7 +50,6 @@ const narrowed = (collection: INodeProperties, dropped: string[], own: INodeProp
 	].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 });
 
-/** The polling trigger's parameters: what it watches, how to tell records apart, the options. */
 export const pollingProperties: INodeProperties[] = [
 	{
 		displayName:
