@@ -98,7 +98,6 @@ export function compare(
 	return { changes, memory: { version: 1, watching: options.watching, records } };
 }
 
-/** The part of a record whose changes count: the whole record, or the fields named. */
 export function counted(record: IDataObject, fields: string[] | undefined): IDataObject {
 	if (!fields) return record;
 	const values = fields.map((field) => [field, valueAt(record, field)] as const);
