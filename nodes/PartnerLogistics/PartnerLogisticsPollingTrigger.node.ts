@@ -60,7 +60,6 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 			const staticData = this.getWorkflowStaticData('node');
 			const generation = generationOf(staticData.memory);
 			if (awaitingCommit(scope, generation)) return null;
-
 			const observation = await observe(this, api, watched);
 			const { observed, failures } = observation;
 			const { maxRecords, watching } = watched.compare;

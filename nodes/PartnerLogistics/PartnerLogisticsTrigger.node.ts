@@ -81,10 +81,8 @@ export class PartnerLogisticsTrigger implements INodeType {
 		);
 		if ('problem' in verification) return decline(this, verification.problem);
 		if (!verification.ok) return decline(this, verification.reason);
-
 		const body = parseEventBody(delivery.rawBody, headerValue(delivery.headers, 'content-type'));
 		if (!body.ok) return decline(this, body.reason);
-
 		const item = eventItem(body.event, verification, settings, delivery.headers);
 		if (!acceptsEventType(settings.eventTypes, item.type)) return acknowledge('event-type');
 		// Test events are not deduplicated, so each shows; memory, not static data: docs/triggers.md.
