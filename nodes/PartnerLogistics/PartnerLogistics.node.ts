@@ -29,7 +29,7 @@ export class PartnerLogistics implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		// The Test button runs testApiKey: n8n's credential test would follow redirects with the key.
+		// The Test button runs testApiKey: n8n's own test would follow redirects with the API key.
 		credentials: [{ name: 'partnerLogisticsApi', required: true, testedBy: 'testApiKey' }],
 		properties: resourceProperties(RESOURCES, 'quote'),
 	};

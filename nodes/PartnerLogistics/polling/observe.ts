@@ -39,9 +39,8 @@ export async function observe(
 }
 
 /**
- * The record operation's GET for each listed ID, up to Concurrency at a time. A 404 is observed as
- * not found; another failure leaves that ID unread and the others go on, unless no ID would escape
- * it (a refused API key, a missing capability, an API out of reach): that stops the poll.
+ * Each listed ID's GET, Concurrency at a time: a 404 is observed as not found; another failure
+ * leaves that ID unread, unless all IDs would fail alike (refused API key, no API): the poll stops.
  */
 async function readListed(
 	api: ApiSession,
