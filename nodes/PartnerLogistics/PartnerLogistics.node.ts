@@ -29,16 +29,14 @@ export class PartnerLogistics implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		// The credential's Test button runs testApiKey (n8n prefers a credential's own `test`
-		// request, which would follow redirects with the key attached).
+		// The Test button runs testApiKey: n8n's own test would follow redirects with the API key.
 		credentials: [{ name: 'partnerLogisticsApi', required: true, testedBy: 'testApiKey' }],
 		properties: resourceProperties(RESOURCES, 'quote'),
 	};
 
 	methods = { listSearch: { searchHubs }, credentialTest: { testApiKey } };
 
-	// Workflow runs, retries and AI Agent/MCP tool calls all run the one pipeline (pipeline/run.ts);
-	// n8n's routing engine would read every item's parameters first, then send all items at once.
+	// Runs, retries and tool calls take one pipeline, not n8n's routing engine: docs/architecture.md.
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const { resource, spec } = selectedOperation(this, RESOURCES);
 		return await runOperation(this, resource, spec);

@@ -10,7 +10,6 @@ import { awaitingCommit, emittedWith, endPoll, startPoll } from './polling/overl
 import { readWatchSettings, type WatchSettings } from './polling/settings';
 import { WATCHES } from './polling/watches';
 
-// "New or Changed Quote Request (GO_BULK)" -> "Quote Request (GO_BULK)"
 const subtitles = Object.fromEntries(
 	WATCHES.map(({ value, name }) => [value, name.replace('New or Changed ', '')]),
 );
@@ -49,10 +48,10 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 		if (this.getMode() === 'manual') {
 			// Fetch Test Event: what a first poll emitting the current state would. The memory is neither
 			// read nor written (n8n saves no manual run's static data): testing hides no change.
-			const observation = await observe(this, api, watched);
-			if (observation.failures.length) throw unreadError(observation, watched);
+			const { observed, failures } = await observe(this, api, watched);
+			if (failures.length) throw unreadError(failures, watched);
 			const current = { ...watched.compare, emitCurrentState: true };
-			return emit(compare(undefined, observation.observed, current).changes);
+			return emit(compare(undefined, observed, current).changes);
 		}
 
 		const scope = `${this.getWorkflow().id}/${this.getNode().id}`;
@@ -61,9 +60,7 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 			const staticData = this.getWorkflowStaticData('node');
 			const generation = generationOf(staticData.memory);
 			if (awaitingCommit(scope, generation)) return null;
-
-			const observation = await observe(this, api, watched);
-			const { observed, failures } = observation;
+			const { observed, failures } = await observe(this, api, watched);
 			const { maxRecords, watching } = watched.compare;
 			if (observed.length > maxRecords) {
 				const message = `The API listed ${observed.length} ${watched.watch.records}, more than Options › Max Records Remembered (${maxRecords})`;
@@ -75,8 +72,7 @@ export class PartnerLogisticsPollingTrigger implements INodeType {
 			const unread = failures.map(({ id }) => id);
 			const { changes, memory } = compare(before, observed, watched.compare, unread);
 			if (failures.length) {
-				if (changes.length === 0) throw unreadError(observation, watched);
-				// The others' changes are emitted; n8n's log names each unread ID, once.
+				if (changes.length === 0) throw unreadError(failures, watched);
 				this.logger.warn(
 					`Partner Logistics Polling Trigger "${this.getNode().name}": ${failures.length} of ${watched.ids?.length ?? 0} ${watched.watch.records} could not be read: ${unreadList(failures)}. The others' changes were emitted; theirs come with a later poll.`,
 					{ workflowId: this.getWorkflow().id },
@@ -100,7 +96,7 @@ function unreadList(failures: Observation['failures']): string {
 }
 
 /** A poll with nothing to emit but IDs it could not read fails: the first failure, and each ID. */
-function unreadError({ failures }: Observation, { ids = [] }: WatchSettings): Error {
+function unreadError(failures: Observation['failures'], { ids = [] }: WatchSettings): Error {
 	const [{ error }] = failures;
 	if (ids.length > 1 && (error instanceof NodeApiError || error instanceof NodeOperationError)) {
 		const which = failures.length > 1 ? ` They are ${unreadList(failures)}.` : '';

@@ -31,8 +31,7 @@ export class PartnerLogisticsTrigger implements INodeType {
 		version: [1, 1.1],
 		defaultVersion: 1.1,
 		subtitle: '={{$parameter["events"] ? "Events: " + $parameter["events"] : "All events"}}',
-		// Describes the package: n8n's node panel shows it for both nodes' one entry (editor-ui
-		// useActionsGeneration); the trigger's own action reads "On new Partner Logistics event".
+		// Of the package: n8n's node panel shows it for both nodes' one entry (useActionsGeneration).
 		description:
 			'Quote, book, pay and track Partner Logistics deliveries; start workflows on signed events',
 		defaults: { name: 'Partner Logistics Trigger' },
@@ -53,9 +52,8 @@ export class PartnerLogisticsTrigger implements INodeType {
 
 	methods = { credentialTest: { testApiKey } };
 
-	// The spec has no endpoint to register webhooks (the URL is pasted into the partner portal). n8n
-	// calls checkExists on publishing and on "Listen for test event": a trigger that could verify
-	// nothing fails to start then, not at every delivery; true ("registered") skips create.
+	// The URL is pasted into the partner portal (no API registers webhooks). n8n calls checkExists on
+	// publishing and on "Listen for test event": one unable to verify fails then; true skips create.
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
@@ -68,7 +66,6 @@ export class PartnerLogisticsTrigger implements INodeType {
 		},
 	};
 
-	/** One delivery: settings → secrets → verify → parse → item → event filter → dedupe → run. */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const test = this.getMode() === 'manual';
 		const configured = await configuration(this, test ? 'fresh' : 'delivery');
@@ -84,17 +81,14 @@ export class PartnerLogisticsTrigger implements INodeType {
 		);
 		if ('problem' in verification) return decline(this, verification.problem);
 		if (!verification.ok) return decline(this, verification.reason);
-
 		const body = parseEventBody(delivery.rawBody, headerValue(delivery.headers, 'content-type'));
 		if (!body.ok) return decline(this, body.reason);
-
 		const item = eventItem(body.event, verification, settings, delivery.headers);
 		if (!acceptsEventType(settings.eventTypes, item.type)) return acknowledge('event-type');
 		// Test events are not deduplicated, so each shows; memory, not static data: docs/triggers.md.
 		const scope = `${this.getWorkflow().id}/${this.getNode().id}`;
-		if (!test && isRedelivery(scope, item.id, delivery, verification, settings)) {
+		if (!test && isRedelivery(scope, item.id, delivery, verification, settings))
 			return acknowledge('duplicate');
-		}
 		return { workflowData: [[{ json: item as unknown as IDataObject }]] };
 	}
 }
@@ -130,9 +124,8 @@ const problemError = (context: IHookFunctions | IWebhookFunctions, problem: Misc
 	new NodeOperationError(context.getNode(), problem.message, problem);
 
 /**
- * A delivery nothing runs for. Listening for a test event, the problem is thrown (n8n shows it and
- * stops listening; the sender gets a 500). Else it goes to n8n's log (no header, body or secret)
- * and the sender gets a generic answer: the refusal's status, or 503 for a configuration problem.
+ * A delivery nothing runs for: on a test event the problem is thrown (n8n shows it; sender: 500).
+ * Else it is logged (no header, body or secret) and the sender gets the refusal's status, or 503.
  */
 function decline(context: IWebhookFunctions, why: RefusalReason | Misconfiguration) {
 	const refusal = typeof why === 'string' ? REFUSALS[why] : undefined;

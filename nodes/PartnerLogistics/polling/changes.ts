@@ -26,19 +26,16 @@ export interface Remembered {
 	record?: IDataObject;
 }
 
-/**
- * A trigger's memory, in the node's static data. `watching` is what the records belong to (watch,
- * status, ID field, fields that count): changing it starts over with a first poll. Records run
- * oldest first, by when they last entered or changed. `generation` counts writes (see overlap.ts).
- */
+/** A trigger's memory, in the node's static data; records oldest first, by last entry or change. */
 export interface Memory {
 	version: 1;
+	/** What the records belong to (watch, status, ID field, counted fields); a change starts over. */
 	watching: string;
+	/** Counts writes (overlap.ts). */
 	generation?: number;
 	records: Remembered[];
 }
 
-/** How a poll compares: the trigger's Options of these names, and `watching`. */
 export interface CompareOptions {
 	watching: string;
 	maxRecords: number;
@@ -52,9 +49,8 @@ export interface CompareOptions {
 const NOT_FOUND = 'notFound';
 
 /**
- * The changes to emit and the memory to keep: none on a first poll, which only learns (emitting
- * `current` if asked), but a 404 on any poll. `unread` IDs keep their memory (their change comes
- * later). Changed records go last; `maxRecords` are kept.
+ * The changes to emit and the memory to keep: a first poll emits only 404s (`current` if asked);
+ * `unread` IDs keep their memory. Changed records go last; `maxRecords` are kept.
  */
 export function compare(
 	memory: Memory | undefined,
@@ -102,7 +98,6 @@ export function compare(
 	return { changes, memory: { version: 1, watching: options.watching, records } };
 }
 
-/** The part of a record whose changes count: the whole record, or the fields named. */
 export function counted(record: IDataObject, fields: string[] | undefined): IDataObject {
 	if (!fields) return record;
 	const values = fields.map((field) => [field, valueAt(record, field)] as const);

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { optionsField, textField } from '../descriptions/fields';
 import { optionsDescription } from '../pipeline';
 import { WATCHES } from './watches';
 
@@ -50,7 +51,6 @@ const narrowed = (collection: INodeProperties, dropped: string[], own: INodeProp
 	].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 });
 
-/** The polling trigger's parameters: what it watches, how to tell records apart, the options. */
 export const pollingProperties: INodeProperties[] = [
 	{
 		displayName:
@@ -76,40 +76,35 @@ export const pollingProperties: INodeProperties[] = [
 	...WATCHES.flatMap(({ value, fields = [], identity }) =>
 		updateDisplayOptions({ show: { watch: [value] } }, [...fields, identity]),
 	),
-	{
-		displayName: 'Changes That Count',
-		name: 'changesThatCount',
-		type: 'options',
-		noDataExpression: true,
-		default: 'anyField',
-		options: [
-			{
-				name: 'Any Field',
-				value: 'anyField',
-				description:
-					'A record is changed when anything in it changed (the default: the API documentation shows no record fields to choose from)',
-			},
-			{
-				name: 'Only the Fields Named',
-				value: 'namedFields',
-				description:
-					"A record is changed only when one of the fields you name changed, e.g. a trip's status but not its position",
-			},
+	optionsField(
+		'changesThatCount',
+		'Changes That Count',
+		'Which differences between two polls start the workflow for a record',
+		[
+			[
+				'Any Field',
+				'anyField',
+				'A record is changed when anything in it changed (the default: the API documentation shows no record fields to choose from)',
+			],
+			[
+				'Only the Fields Named',
+				'namedFields',
+				"A record is changed only when one of the fields you name changed, e.g. a trip's status but not its position",
+			],
 		],
-		description: 'Which differences between two polls start the workflow for a record',
-	},
-	{
-		displayName: 'Field Names',
-		name: 'changeFields',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. status',
-		description:
-			'The fields of a record whose changes count, separated by commas; dots read nested fields',
-		hint: 'Names as the records carry them (Fetch Test Event shows them). A field a record lacks counts as empty. Changing this list starts over with a first poll.',
-		displayOptions: { show: { changesThatCount: ['namedFields'] } },
-	},
+		{ noDataExpression: true },
+	),
+	textField(
+		'changeFields',
+		'Field Names',
+		'The fields of a record whose changes count, separated by commas; dots read nested fields',
+		'status',
+		{
+			required: true,
+			hint: 'Names as the records carry them (Fetch Test Event shows them). A field a record lacks counts as empty. Changing this list starts over with a first poll.',
+			displayOptions: { show: { changesThatCount: ['namedFields'] } },
+		},
+	),
 	// A poll only reads (no Idempotency Key, no Dry Run) and has no items to pace (no Batching).
 	narrowed(pipelineOptions, ['idempotencyKey', 'dryRun'], pollOptionFields),
 	narrowed(requestOptionsDescription, ['batching']),

@@ -39,9 +39,8 @@ export async function observe(
 }
 
 /**
- * The record operation's GET for each listed ID, up to Concurrency at a time. A 404 is observed as
- * not found; another failure leaves that ID unread and the others go on, unless no ID would escape
- * it (a refused API key, a missing capability, an API out of reach): that stops the poll.
+ * Each listed ID's GET, Concurrency at a time: a 404 is observed as not found; another failure
+ * leaves that ID unread, unless all IDs would fail alike (refused API key, no API): the poll stops.
  */
 async function readListed(
 	api: ApiSession,
@@ -80,9 +79,8 @@ async function readListed(
 }
 
 /**
- * Each record with its identity (a non-empty string or a finite number, as text) read from `field`;
- * of records sharing one, the first. A record without one stops everything (its change could not
- * be told from a new record): its position (from 1) and field names are returned.
+ * Each record by its identity at `field` (a non-empty string or finite number, as text), the first
+ * of those sharing one. One without stops everything: its change could not be told from a new one.
  */
 export function identify(
 	records: IDataObject[],
@@ -91,9 +89,8 @@ export function identify(
 	const observed = new Map<string, Observed>();
 	for (const [index, record] of records.entries()) {
 		const value = valueAt(record, field);
-		if (typeof value === 'string' ? value.trim() === '' : !Number.isFinite(value)) {
+		if (typeof value === 'string' ? value.trim() === '' : !Number.isFinite(value))
 			return { unidentified: { position: index + 1, fields: Object.keys(record) } };
-		}
 		const id = String(value);
 		if (!observed.has(id)) observed.set(id, { id, record });
 	}

@@ -1,10 +1,9 @@
 import { PROCESS_MEMORY } from '../shared/processMemory';
 
-// Polls of one trigger that would emit the same change, as far as this process knows, are skipped:
-// one started while the previous still runs (n8n starts one at each Poll Time regardless), and,
-// under n8n 2.41's durable scheduler, which commits an emitting poll's memory later, with its
-// execution, those handed the older memory before that (the Poll Times missed while n8n was down),
-// until the commit comes or COMMIT_WAIT_MS have passed (the poll lost its lease).
+// Polls that would emit a change again are skipped: one started while the last still runs (n8n
+// starts one at each Poll Time regardless), and one handed a memory older than the last emitted
+// with (n8n 2.41's durable scheduler commits it with the execution, later), until that commit
+// comes or COMMIT_WAIT_MS pass (the poll lost its lease).
 const polling = PROCESS_MEMORY.pollsUnderWay;
 const emitted = PROCESS_MEMORY.pollMemoriesAwaitingCommit;
 

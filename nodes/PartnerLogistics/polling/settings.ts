@@ -16,58 +16,51 @@ export function readWatchSettings(context: IPollFunctions) {
 		new NodeOperationError(context.getNode(), message, { description });
 	const read: PollParameterReader = (name) => context.getNodeParameter(name, undefined);
 	const watch = WATCHES.find((spec) => spec.value === read('watch'));
-	if (!watch) {
+	if (!watch)
 		throw fail(
 			'This version of the Partner Logistics Polling Trigger cannot watch the Trigger On chosen',
 			`Got ${JSON.stringify(read('watch'))}. Open the trigger and choose Trigger On again.`,
 		);
-	}
 	const options = (read('options') ?? {}) as IDataObject;
 	const maxRecords = options.maxRecords ?? DEFAULT_POLL_OPTIONS.maxRecords;
-	if (typeof maxRecords !== 'number' || !Number.isInteger(maxRecords) || maxRecords < 1) {
+	if (typeof maxRecords !== 'number' || !Number.isInteger(maxRecords) || maxRecords < 1)
 		throw fail(
 			'Options › Max Records Remembered (maxRecords) must be a whole number of at least 1',
 			`Got ${JSON.stringify(maxRecords)}.`,
 		);
-	}
 	// Changes That Count: any field (undefined), or the fields named, sorted, each once.
 	let fields: string[] | undefined;
 	if (read('changesThatCount') === 'namedFields') {
 		const given = read('changeFields');
-		const named = textOf(given).split(/\s*,\s*/);
-		fields = [...new Set(named.filter(Boolean))].sort();
-		if (fields.length === 0) {
+		fields = [...new Set(textOf(given).split(/\s*,\s*/))].filter(Boolean).sort();
+		if (fields.length === 0)
 			throw fail(
 				'Field Names (changeFields) names no field',
 				`Got ${JSON.stringify(given ?? '')}. Name the fields whose changes count, separated by commas, or set Changes That Count to Any Field.`,
 			);
-		}
 	}
 	const { name, displayName } = watch.identity;
 	const idField = watch.operation.list ? textOf(read(name)) : undefined;
-	if (idField === '') {
+	if (idField === '')
 		throw fail(
 			`${displayName} (${name}) is empty`,
 			'Name the field of a record that identifies it.',
 		);
-	}
 	// A record watch's IDs: one leaving its path (`..`), or too many to remember, stops the poll.
 	const ids = watch.operation.list ? undefined : listedIds(read(name));
 	for (const [index, id] of (ids ?? []).entries()) {
 		const problem = pathIdProblem(name, id);
-		if (problem) {
+		if (problem)
 			throw fail(
 				`${displayName} (${name}): ID ${index + 1} of the list cannot be "${id}"`,
 				`Nothing was sent to the API. An ID ${problem.rule}. Correct the list and the next poll reads it.`,
 			);
-		}
 	}
-	if (ids && ids.length > maxRecords) {
+	if (ids && ids.length > maxRecords)
 		throw fail(
 			`${displayName} lists ${ids.length} ${watch.records}, more than Options › Max Records Remembered (${maxRecords})`,
 			'Nothing was sent to the API, emitted or remembered. Raise Max Records Remembered, or list fewer.',
 		);
-	}
 	let query: IDataObject | undefined;
 	try {
 		query = watch.query?.(read);

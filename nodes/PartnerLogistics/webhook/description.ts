@@ -1,14 +1,10 @@
 import type { INodeProperties, IWebhookDescription } from 'n8n-workflow';
 
-import { textField } from '../descriptions/fields';
+import { optionsField, textField } from '../descriptions/fields';
 
-/** How deliveries are signed: the values of Signature Scheme. */
 export type SignatureScheme = 'standardWebhooks' | 'stripe' | 'hmacHeader' | 'none';
 
 const showFor = (...schemes: SignatureScheme[]) => ({ show: { '/signatureScheme': schemes } });
-/** An options parameter's choices, by value. */
-const choices = (names: Record<string, string>) =>
-	Object.entries(names).map(([value, name]) => ({ name, value }));
 
 /** The trigger's Options: each option's default is declared here once (settings.ts reads it). */
 export const optionFields: INodeProperties[] = [
@@ -32,24 +28,26 @@ export const optionFields: INodeProperties[] = [
 		'Header holding the event type, read only when the payload has no Event Type Field (for example when it is an array). A name of your choosing: the Partner Logistics API documentation names no such header. Empty reads none.',
 		'X-Event-Type',
 	),
-	{
-		displayName: 'HMAC Algorithm',
-		name: 'hmacAlgorithm',
-		type: 'options',
-		options: choices({ sha256: 'SHA-256', sha512: 'SHA-512' }),
-		default: 'sha256',
-		description: 'Hash function of the HMAC the sender computes over the raw body',
-		displayOptions: showFor('hmacHeader'),
-	},
-	{
-		displayName: 'HMAC Encoding',
-		name: 'hmacEncoding',
-		type: 'options',
-		options: choices({ base64: 'Base64', hex: 'Hex' }),
-		default: 'hex',
-		description: 'How the signature is written in the header',
-		displayOptions: showFor('hmacHeader'),
-	},
+	optionsField(
+		'hmacAlgorithm',
+		'HMAC Algorithm',
+		'Hash function of the HMAC the sender computes over the raw body',
+		[
+			['SHA-256', 'sha256'],
+			['SHA-512', 'sha512'],
+		],
+		{ displayOptions: showFor('hmacHeader') },
+	),
+	optionsField(
+		'hmacEncoding',
+		'HMAC Encoding',
+		'How the signature is written in the header',
+		[
+			['Base64', 'base64'],
+			['Hex', 'hex'],
+		],
+		{ default: 'hex', displayOptions: showFor('hmacHeader') },
+	),
 	textField(
 		'hmacHeaderName',
 		'HMAC Signature Header',
@@ -88,22 +86,17 @@ export const optionFields: INodeProperties[] = [
 		default: 300,
 		description: 'How far a delivery timestamp may be from now before the delivery is refused',
 	},
-	{
-		displayName: 'Timestamp Unit',
-		name: 'timestampUnit',
-		type: 'options',
-		options: [
-			{
-				name: 'Auto',
-				value: 'auto',
-				description: 'Values above 10,000,000,000 are milliseconds, others seconds',
-			},
-			...choices({ milliseconds: 'Milliseconds', seconds: 'Seconds' }),
+	optionsField(
+		'timestampUnit',
+		'Timestamp Unit',
+		'Unit of the signed timestamp the sender writes',
+		[
+			['Auto', 'auto', 'Values above 10,000,000,000 are milliseconds, others seconds'],
+			['Milliseconds', 'milliseconds'],
+			['Seconds', 'seconds'],
 		],
-		default: 'auto',
-		description: 'Unit of the signed timestamp the sender writes',
-		displayOptions: showFor('standardWebhooks', 'stripe'),
-	},
+		{ displayOptions: showFor('standardWebhooks', 'stripe') },
+	),
 ];
 
 export const triggerProperties: INodeProperties[] = [
@@ -114,39 +107,30 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	{
-		displayName: 'Signature Scheme',
-		name: 'signatureScheme',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{
-				name: 'HMAC of Body in a Header',
-				value: 'hmacHeader',
-				description:
-					'An HMAC of the raw body in one header; no timestamp, so weaker replay protection',
-			},
-			{
-				name: 'None (Not Recommended)',
-				value: 'none',
-				description: 'Accept every delivery without checking who sent it',
-			},
-			{
-				name: 'Standard Webhooks',
-				value: 'standardWebhooks',
-				description:
-					'Webhook-ID, webhook-timestamp and webhook-signature headers (v1, HMAC-SHA256)',
-			},
-			{
-				name: 'Stripe-Style',
-				value: 'stripe',
-				description: 'One header with t=timestamp,v1=HMAC-SHA256 hex of "timestamp.body"',
-			},
+	optionsField(
+		'signatureScheme',
+		'Signature Scheme',
+		'How Partner Logistics signs its events; ask your Partner Logistics contact if unsure',
+		[
+			[
+				'HMAC of Body in a Header',
+				'hmacHeader',
+				'An HMAC of the raw body in one header; no timestamp, so weaker replay protection',
+			],
+			['None (Not Recommended)', 'none', 'Accept every delivery without checking who sent it'],
+			[
+				'Standard Webhooks',
+				'standardWebhooks',
+				'Webhook-ID, webhook-timestamp and webhook-signature headers (v1, HMAC-SHA256)',
+			],
+			[
+				'Stripe-Style',
+				'stripe',
+				'One header with t=timestamp,v1=HMAC-SHA256 hex of "timestamp.body"',
+			],
 		],
-		default: 'standardWebhooks',
-		description:
-			'How Partner Logistics signs its events; ask your Partner Logistics contact if unsure',
-	},
+		{ default: 'standardWebhooks', noDataExpression: true },
+	),
 	{
 		displayName:
 			'Anyone who learns this URL can start the workflow with any data. Use only for local tests, never for live partner events.',
@@ -180,8 +164,7 @@ export const triggerProperties: INodeProperties[] = [
 export const deliveryWebhook: IWebhookDescription = {
 	name: 'default',
 	httpMethod: 'POST',
-	// At once, so the sender never times out on the workflow; an empty 200 (n8n 2.41 would else
-	// send the literal text "firstEntryJson").
+	// At once, so the sender never waits on the workflow; noData, or n8n 2.41 sends "firstEntryJson".
 	responseMode: 'onReceived',
 	responseData: 'noData',
 	path: 'partner-logistics',

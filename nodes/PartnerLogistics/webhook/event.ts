@@ -13,9 +13,8 @@ export function parseEventBody(
 	| { ok: false; reason: 'not-json-content-type' | 'invalid-json' } {
 	// application/json or application/<subtype>+json, whatever its parameters (charset).
 	const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
-	if (!/^application\/([\w.-]+\+)?json$/.test(type)) {
+	if (!/^application\/([\w.-]+\+)?json$/.test(type))
 		return { ok: false, reason: 'not-json-content-type' };
-	}
 	try {
 		// n8n strips a byte order mark before parsing too.
 		return { ok: true, event: JSON.parse(rawBody.toString('utf8').replace(/^\uFEFF/, '')) };

@@ -5,7 +5,6 @@ import type { HmacKeys, Verification } from './signature';
 
 export type SecretCacheEntry = { hmacKeys: CredentialHmacKeys; readAt: number };
 
-/** The HMAC keys to verify with, or the configuration problem that leaves none. */
 export type CredentialHmacKeys =
 	| { ok: true; hmacKeys: HmacKeys }
 	| { ok: false; problem: Misconfiguration };
@@ -30,15 +29,12 @@ export type HmacKeysWanted = 'delivery' | 'mismatch' | 'fresh';
 export const HMAC_KEYS_REUSED_FOR_MS = 60_000;
 export const HMAC_KEYS_REREAD_AFTER_MS = 5_000;
 
-/**
- * A Standard Webhooks secret's HMAC key as `standardwebhooks` 1.1.1 (`@stablelib/base64`) reads it:
- * an optional `whsec_`, then base64; none where it throws (another alphabet, under 4 characters,
- * over 2 `=`). As there, a lone character after the last full group of four is ignored, unchecked.
- */
+/** As `standardwebhooks` 1.1.1 (`@stablelib/base64`) reads a secret; undefined where it throws. */
 export function standardWebhooksHmacKey(secret: string): Buffer | undefined {
 	const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
 	const unpadded = encoded.replace(/=+$/, '');
 	if (encoded.length < 4 || encoded.length - unpadded.length > 2) return undefined;
+	// As there, a lone character after the last full group of four is ignored unchecked.
 	const usable = unpadded.length % 4 === 1 ? unpadded.slice(0, -1) : unpadded;
 	return /^[A-Za-z0-9+/]*$/.test(usable) ? Buffer.from(usable, 'base64') : undefined;
 }
@@ -59,12 +55,11 @@ export function credentialHmacKeys(
 	const trimmed = (secret: unknown) => (typeof secret === 'string' ? secret.trim() : '');
 	const current = trimmed(credential.webhookSigningSecret);
 	const previous = trimmed(credential.previousWebhookSigningSecret);
-	if (current === '') {
+	if (current === '')
 		return unusable(
 			'The Partner Logistics API credential has no Webhook Signing Secret',
 			'Paste the secret the partner portal shows for this webhook, or set Signature Scheme to None (not recommended).',
 		);
-	}
 	const hmacKeys = deriveHmacKeys(previous ? [current, previous] : [current], scheme);
 	const broken = hmacKeys.bySecret.indexOf(undefined);
 	if (broken < 0) return { ok: true, hmacKeys };

@@ -2,23 +2,17 @@ import type { INodePropertyOptions } from 'n8n-workflow';
 
 import { optionFields, triggerProperties, type SignatureScheme } from './description';
 
-export type HmacAlgorithm = 'sha256' | 'sha512';
-export type HmacEncoding = 'hex' | 'base64';
-/** How a delivery's timestamp is written: `auto` reads values above 1e10 as milliseconds. */
-export type TimestampUnit = 'auto' | 'seconds' | 'milliseconds';
-
 export interface TriggerOptions {
 	toleranceSeconds: number;
 	rememberEventIdsHours: number;
-	timestampUnit: TimestampUnit;
+	timestampUnit: 'auto' | 'seconds' | 'milliseconds';
 	eventTypeField: string;
-	/** Header read for the type when the payload has no Event Type Field; '' reads none. */
 	eventTypeHeader: string;
 	eventIdField: string;
 	stripeHeaderName: string;
 	hmacHeaderName: string;
-	hmacAlgorithm: HmacAlgorithm;
-	hmacEncoding: HmacEncoding;
+	hmacAlgorithm: 'sha256' | 'sha512';
+	hmacEncoding: 'hex' | 'base64';
 	hmacPrefix: string;
 }
 
@@ -28,14 +22,12 @@ export const DEFAULT_OPTIONS = Object.fromEntries(
 
 export interface TriggerSettings extends TriggerOptions {
 	signatureScheme: SignatureScheme;
-	/** Event types to accept; empty accepts every event. */
 	eventTypes: string[];
 }
 
 /** A configuration problem, told to the user: what is wrong and (description) what to do. */
 export type Misconfiguration = Record<'message' | 'description', string>;
 
-/** The values each options parameter offers, read from the description. */
 const ALLOWED = [...triggerProperties, ...optionFields]
 	.filter((field) => field.type === 'options')
 	.map(({ name, options }) => {

@@ -2,29 +2,19 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 import type { RejectionReason } from './refusedDelivery';
 import type { SignatureScheme } from './description';
-import type {
-	HmacAlgorithm,
-	HmacEncoding,
-	TimestampUnit,
-	TriggerOptions,
-	TriggerSettings,
-} from './settings';
+import type { TriggerOptions, TriggerSettings } from './settings';
 
 /** `secretIndex`: 0 for the current secret, 1 the previous. Verifiers never throw, on any input. */
 export type Verification =
 	| { ok: true; eventId?: string; timestampMs?: number; secretIndex?: number }
 	| { ok: false; reason: RejectionReason };
 
-/**
- * The secrets' HMAC keys, current first (`undefined`: none), derived per credential read. `first`
- * is the last to match: mid-rotation a sender keeps to one secret, so 1 HMAC, not 2.
- */
+/** By secret, current first; `first`, the last to match, is tried first: a sender keeps to one. */
 export type HmacKeys = { readonly bySecret: ReadonlyArray<Buffer | undefined>; first: number };
 
 export type HeaderMap = Record<string, string | string[] | undefined>;
 export type Delivery = { rawBody: Buffer; headers: HeaderMap };
 
-/** Every scheme's verifier reads the settings and headers it needs; `now` judges a timestamp. */
 type Verifier = (
 	settings: TriggerOptions,
 	delivery: Delivery,
@@ -104,7 +94,6 @@ export function headerValue(headers: HeaderMap, name: string): string | undefine
 	return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** Checks the timestamp, then the HMAC of `<signedPrefix><raw body>` against the candidates. */
 function verifyTimed(
 	[{ toleranceSeconds, timestampUnit }, { rawBody }, hmacKeys, now]: Parameters<Verifier>,
 	timestamp: string,
@@ -123,7 +112,7 @@ function verifyTimed(
 export function checkTimestamp(
 	value: string,
 	toleranceSeconds: number,
-	unit: TimestampUnit,
+	unit: TriggerOptions['timestampUnit'],
 	now: number,
 ): { ok: true; ms: number } | Extract<Verification, { ok: false }> {
 	if (!/^\d{1,16}$/.test(value)) return { ok: false, reason: 'malformed-header' };
@@ -142,7 +131,7 @@ export function checkTimestamp(
 /** Which secret's HMAC of `<signedPrefix><body>` is a candidate, the last to match tried first. */
 function verifySigned(
 	hmacKeys: HmacKeys,
-	algorithm: HmacAlgorithm,
+	algorithm: TriggerOptions['hmacAlgorithm'],
 	body: Buffer,
 	candidates: Buffer[],
 	signedPrefix = '',
@@ -156,8 +145,7 @@ function verifySigned(
 		if (!hmacKey) continue;
 		reason = 'signature-mismatch';
 		const expected = createHmac(algorithm, hmacKey).update(signedPrefix).update(body).digest();
-		// Constant-time: every candidate is compared in full. A digest's length is public (the
-		// algorithm's), so checking it first leaks nothing.
+		// Constant-time, each candidate in full; a digest's length is public: checking it leaks none.
 		const same = (candidate: Buffer) =>
 			candidate.length === expected.length && timingSafeEqual(candidate, expected);
 		if (candidates.filter(same).length > 0) {
@@ -168,7 +156,7 @@ function verifySigned(
 	return { ok: false, reason };
 }
 
-function decodeSignature(value: string, encoding: HmacEncoding): Buffer | undefined {
+function decodeSignature(value: string, encoding: TriggerOptions['hmacEncoding']) {
 	// An even count of hex digits is checked apart: a grouped regex was slower.
 	const valid =
 		encoding === 'hex'
