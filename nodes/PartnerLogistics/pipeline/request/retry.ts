@@ -8,7 +8,6 @@ export const TIMEOUT_FAULTS = [
 ];
 /** Faults worth another try with the same Idempotency-Key: not setup faults, not a huge answer. */
 const TRANSIENT_FAULTS = ['ECONNRESET', 'EPIPE', 'EAI_AGAIN', ...TIMEOUT_FAULTS];
-
 /** The longest Retry-After waited out; a longer one is told to the user. */
 export const MAX_RETRY_DELAY_MS = 60_000;
 
@@ -43,7 +42,6 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 
 /** One request's retries; its API key's pacer (rateLimit/) paces the batch, from the same 429s. */
 export class Retries {
-	/** Retries of 429/503, and of faults: any fault retry means the API may still be working on it. */
 	busyRetries = 0;
 	faultRetries = 0;
 	private waitedMs = 0;
@@ -58,15 +56,13 @@ export class Retries {
 	}
 
 	/**
-	 * Whether and when to try again. 429/503 honour Retry-After (seconds or an HTTP date) or back
-	 * off exponentially; faults and gateway errors back off from 500 ms. A Retry-After past
-	 * MAX_RETRY_DELAY_MS or the patience left is never waited out silently: the caller says so.
+	 * 429/503 wait as Retry-After asks (seconds or an HTTP date) or back off from 1 s; faults and
+	 * gateways from 500 ms. A wait past MAX_RETRY_DELAY_MS or the patience left is told, not waited.
 	 */
 	decide(outcome: Outcome, now = Date.now()): RetryDecision {
 		const { budget } = this;
 		const jitter = Math.floor(this.random() * 250);
 		const patienceLeft = (budget.patienceMs ?? Infinity) - this.waitedMs;
-		// Rate limited or unavailable: the API asks to come back later.
 		if (outcome.kind === 'status' && [429, 503].includes(outcome.status)) {
 			if (this.busyRetries >= budget.maxRetries) return { retry: false, reason: 'budget' };
 			const asked = parseRetryAfter(outcome.retryAfter, now);
