@@ -7,7 +7,6 @@ import type { ApiResponse } from './transport';
 
 /** What the user reads when a request fails: what to do in a line, then why and the evidence. */
 export type ApiErrorText = Record<'message' | 'description', string>;
-
 /** Why a request ended without a usable answer, as the credential test words it. */
 export type Failure =
 	| { kind: 'answer' | 'unexpected'; response: ApiResponse }
@@ -80,13 +79,12 @@ export function describeApiError(
 		[true, `The API answered ${status}%s.`],
 	];
 	const [, message, why] = words.find(([applies]) => applies)!;
-	const evidenceText = answerEvidence(status, rawBody, secrets);
 	// The API's words fill what the message leaves after `prefix`; fewer than 20 say nothing.
 	const room = MAX_MESSAGE_CHARS - (prefix ? prefix.length + 1 : 0) - message.length;
 	const fits = said !== '' && room >= 20;
 	return {
 		message: message.replace('%s', () => (fits ? `: ${clip(said, room)}` : '')).replace('….', '…'),
-		description: why ? `${why} ${evidenceText}` : evidenceText,
+		description: `${why ? `${why} ` : ''}${answerEvidence(status, rawBody, secrets)}`,
 	};
 }
 
@@ -116,7 +114,6 @@ export function describeRedirect(status: number, location: string | undefined): 
 	};
 }
 
-/** A 2xx whose body is not the JSON the operation expects (an HTML page, an empty answer). */
 export function describeUnexpectedBody(
 	status: number,
 	rawBody: string,
@@ -173,7 +170,6 @@ function describeFaultCode(code: string, timeoutMs: number): string {
 
 export const isUnreachable = (code: string) => ['ECONNREFUSED', 'ENOTFOUND'].includes(code);
 
-/** Statuses the credential Test dialog advises on in its own words. */
 const TEST_STATUS_WORDS: Record<number, string> = {
 	401: 'The API key was refused (401). Copy the key again from the partner portal; it may have been rotated or revoked.',
 	403: 'The API key is valid but may not list hubs (403). Ask your Partner Logistics contact to enable it for this organization.',
