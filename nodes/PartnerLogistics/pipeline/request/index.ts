@@ -32,10 +32,7 @@ export { failsEveryRequest } from './send';
 export type { ItemRequest } from './transport';
 export { optionsDescription } from './optionsForm';
 
-/**
- * The one way to the API, for every run, tool call, poll, hub picker and credential test: paced
- * with every sender on its API key, retried as the Options allow; a failure says what to do.
- */
+/** The one way to the API for every caller below: paced per API key, retried as Options allow. */
 export type ApiSession = ReturnType<typeof session>;
 
 /** A node run's session, or a tool call's: the Options of item 0, cancelled with the execution. */
@@ -138,10 +135,7 @@ async function nodeSettings(
 			return number;
 		}
 		const rule = `Options › ${displayName} (${name}) must be a whole number from ${min} to ${max}, got `;
-		throw new NodeOperationError(
-			context.getNode(),
-			rule + clip(String(JSON.stringify(value)), rule),
-		);
+		throw new NodeOperationError(context.getNode(), rule + clip(`${JSON.stringify(value)}`, rule));
 	};
 	const requestOptions = (read('requestOptions', {}) ?? {}) as IDataObject;
 	const batch = ((requestOptions.batching as IDataObject | undefined)?.batch ?? {}) as IDataObject;
