@@ -37,7 +37,6 @@ export interface RunSettings {
 	secrets: string[];
 }
 
-/** What every request of a session is sent with: its settings, pacer and sender. */
 export interface Sending {
 	node: INode;
 	settings: RunSettings;
@@ -172,8 +171,7 @@ export function apiError(
 	});
 }
 
-function cancelled(run: Sending): NodeOperationError {
-	return new NodeOperationError(run.node, 'The execution was cancelled', {
+const cancelled = (run: Sending) =>
+	new NodeOperationError(run.node, 'The execution was cancelled', {
 		description: 'No further request was sent.',
 	});
-}
