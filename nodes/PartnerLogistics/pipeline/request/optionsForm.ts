@@ -1,9 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/**
- * The pipeline's whole-number switches, by name. Ten retries of 429/503 carry a batch of about ten
- * times the API's per-second limit even unpaced; the pacer normally needs one or two.
- */
+/** The pipeline's whole-number switches, by name. */
 export const NUMBER_OPTIONS = {
 	concurrency: {
 		displayName: 'Concurrency',
@@ -34,6 +31,7 @@ export const NUMBER_OPTIONS = {
 		displayName: 'Max Retries',
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: 20, numberPrecision: 0 },
+		// Ten carry even an unpaced batch of ten times the API's per-second limit; paced, one or two.
 		default: 10,
 		description:
 			'How often to retry a request the API refused with 429 (rate limit) or 503 (unavailable), waiting as long as its Retry-After header asks (at most 60 s)',
