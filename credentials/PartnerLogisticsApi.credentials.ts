@@ -8,14 +8,11 @@ import type {
 
 export class PartnerLogisticsApi implements ICredentialType {
 	name = 'partnerLogisticsApi';
-
 	displayName = 'Partner Logistics API';
-
 	icon: Icon = {
 		light: 'file:../icons/partnerLogistics.svg',
 		dark: 'file:../icons/partnerLogistics.dark.svg',
 	};
-
 	// This version's README on npm, never changed (test/package/release.test.ts keeps it current).
 	documentationUrl =
 		'https://www.npmjs.com/package/n8n-nodes-partner-logistics/v/0.1.0#credentials';
