@@ -58,9 +58,7 @@ export async function runSession(
 
 /** A poll's session: the polling trigger's Options; a timed-out read waits for the next poll. */
 export async function pollSession(context: IPollFunctions): Promise<ApiSession> {
-	const settings = await nodeSettings(context, (name, fallback) =>
-		context.getNodeParameter(name, fallback),
-	);
+	const settings = await nodeSettings(context, context.getNodeParameter.bind(context));
 	settings.budget.retryTimeouts = false;
 	return session(context.getNode(), settings, authenticatedSender(context, settings.transport));
 }

@@ -83,14 +83,13 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 		);
 		if (deadlines.cancelled) throw cancelled(run);
 		if (response && !decision) return response;
-		if (decision?.retry) {
-			await deadlines.wait(decision.delayMs);
-			continue;
+		if (!decision?.retry) {
+			const text = failureText(run, exchange, decision!, retries.count, request);
+			const error = apiError(run, response, text);
+			if ('fault' in exchange) error.context.fault = exchange.fault;
+			throw error;
 		}
-		const text = failureText(run, exchange, decision!, retries.count, request);
-		const error = apiError(run, response, text);
-		if ('fault' in exchange) error.context.fault = exchange.fault;
-		throw error;
+		await deadlines.wait(decision.delayMs);
 	}
 }
 

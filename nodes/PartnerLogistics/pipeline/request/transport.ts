@@ -109,12 +109,10 @@ export async function sendApiRequest(
 	try {
 		response = await send({ ...requestOptions(transport, request), abortSignal: attempt.signal });
 		const body = await readBoundedBody(response.body, attempt.signal);
-		const headers = Object.entries(response.headers ?? {}).map(([name, value]) => [
-			name.toLowerCase(),
-			Array.isArray(value) ? value.join(', ') : String(value),
-		]);
-		const status = response.statusCode;
-		return { response: { status, headers: Object.fromEntries(headers), body } };
+		const headers: Record<string, string> = {};
+		for (const [name, value] of Object.entries(response.headers ?? {}))
+			headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+		return { response: { status: response.statusCode, headers, body } };
 	} catch (error) {
 		// The legacy helper's socket, whatever state its stream is in.
 		response?.request?.destroy();
