@@ -4,13 +4,11 @@ import { isObject } from '../../shared/valueAt';
 
 /** The most an answer may hold decompressed: some 100,000 of the API's ~1 KB records. */
 export const MAX_ANSWER_BYTES = 100 * 1024 * 1024;
-/** How much past its Timeout an attempt may end: attempts starting this close share one timer. */
+// Attempts starting this close share one timer, so one may end this much past its Timeout: Node
+// cannot clear an AbortSignal.timeout, so one per request would pile up (docs/benchmarks.md).
 export const SHARED_DEADLINE_MS = 50;
 
-/**
- * A session's attempts, ended at n8n's Timeout, and its waits; a cancel ends both. Attempts share a
- * timer: Node cannot clear an AbortSignal.timeout, one per request would pile up (docs/benchmarks.md).
- */
+/** A session's attempts, ended at n8n's Timeout, and its waits; a cancel ends both. */
 export class Deadlines {
 	private batch?: { closesAt: number; join(): { signal: AbortSignal; release(): void } };
 	/** Settles when the execution is cancelled: one listener for every wait of the session. */

@@ -55,10 +55,7 @@ export class Retries {
 		return this.busyRetries + this.faultRetries;
 	}
 
-	/**
-	 * 429/503 wait as Retry-After asks (seconds or an HTTP date) or back off from 1 s; faults and
-	 * gateways from 500 ms. A wait past MAX_RETRY_DELAY_MS or the patience left is told, not waited.
-	 */
+	/** 429/503 wait as Retry-After asks (seconds or a date) or back off from 1 s; faults from 500 ms. */
 	decide(outcome: Outcome, now = Date.now()): RetryDecision {
 		const { budget } = this;
 		const jitter = Math.floor(this.random() * 250);
