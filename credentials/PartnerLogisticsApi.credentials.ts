@@ -6,6 +6,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+// No declarative `test`: n8n would follow redirects with the API key. The nodes name their own
+// (`testedBy: 'testApiKey'`, nodes/PartnerLogistics/methods/testApiKey.ts).
 export class PartnerLogisticsApi implements ICredentialType {
 	name = 'partnerLogisticsApi';
 	displayName = 'Partner Logistics API';
@@ -67,7 +69,4 @@ export class PartnerLogisticsApi implements ICredentialType {
 			headers: { ...requestOptions.headers, 'X-SVC-API-Key': String(credentials.apiKey ?? '') },
 		};
 	}
-
-	// No declarative `test`: n8n would follow redirects with the API key. The nodes name their own
-	// (`testedBy: 'testApiKey'`, nodes/PartnerLogistics/methods/testApiKey.ts).
 }
