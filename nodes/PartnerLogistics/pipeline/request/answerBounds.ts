@@ -13,7 +13,6 @@ export class Deadlines {
 	private batch?: { closesAt: number; join(): { signal: AbortSignal; release(): void } };
 	/** Settles when the execution is cancelled: one listener for every wait of the session. */
 	private readonly cancelling: Promise<void>;
-
 	constructor(
 		private readonly timeoutMs: number,
 		private readonly cancel?: AbortSignal,

@@ -138,16 +138,14 @@ export function describeFault(
 	const processed = mutating
 		? 'The API may have processed the request: running it again resends the same Idempotency-Key, so nothing is booked or paid twice. '
 		: '';
-	if (code === 'E_ANSWER_TOO_LARGE') {
+	if (code === 'E_ANSWER_TOO_LARGE')
 		return {
 			message: `The API's answer grew past the ${MAX_ANSWER_BYTES / 1048576} MiB an answer may hold; the node stopped reading. Check the credential's Base URL.`,
 			description: `More than ${bytes.toLocaleString('en-US')} bytes came once decompressed. No answer of this API comes near that size: its largest are lists of records of about a kilobyte. A compressed answer that inflates without end, or a server that is not the API, answers like this. ${processed}${fault}`,
 		};
-	}
 	const what = `${describeFaultCode(code, timeoutMs)}${retries > 0 ? ` after ${retried(retries)}` : ''}`;
-	if (isUnreachable(code)) {
+	if (isUnreachable(code))
 		return { message: `${what}. Check the credential's Base URL.`, description: fault };
-	}
 	return mutating
 		? { message: `${what}. Running the item again is safe.`, description: `${processed}${fault}` }
 		: {

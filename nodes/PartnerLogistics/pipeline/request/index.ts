@@ -129,9 +129,8 @@ async function nodeSettings(
 		const { minValue: min, maxValue: max } = typeOptions;
 		const value = read(`options.${name}`, fallback);
 		const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-		if (typeof number === 'number' && Number.isInteger(number) && number >= min && number <= max) {
+		if (typeof number === 'number' && Number.isInteger(number) && number >= min && number <= max)
 			return number;
-		}
 		const rule = `Options › ${displayName} (${name}) must be a whole number from ${min} to ${max}, got `;
 		throw new NodeOperationError(context.getNode(), rule + clip(`${JSON.stringify(value)}`, rule));
 	};

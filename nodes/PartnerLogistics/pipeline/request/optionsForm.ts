@@ -1,6 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** The pipeline's whole-number switches, by name. */
 export const NUMBER_OPTIONS = {
 	concurrency: {
 		displayName: 'Concurrency',

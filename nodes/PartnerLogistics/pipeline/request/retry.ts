@@ -45,7 +45,6 @@ export class Retries {
 	busyRetries = 0;
 	faultRetries = 0;
 	private waitedMs = 0;
-
 	constructor(
 		private readonly budget: RetryBudget,
 		private readonly random = Math.random,
@@ -68,9 +67,8 @@ export class Retries {
 				asked !== undefined
 					? asked + Math.floor(jitter / 5)
 					: backoff(1000, this.busyRetries) + jitter;
-			if ((asked ?? 0) > MAX_RETRY_DELAY_MS || delayMs > patienceLeft) {
+			if ((asked ?? 0) > MAX_RETRY_DELAY_MS || delayMs > patienceLeft)
 				return { retry: false, reason: 'retry-after-too-long', waitMs: asked ?? delayMs };
-			}
 			this.busyRetries++;
 			this.waitedMs += delayMs;
 			return { retry: true, delayMs };
@@ -85,9 +83,8 @@ export class Retries {
 					(outcome.status === 409 && this.faultRetries > 0);
 		if (!transient) return { retry: false, reason: 'not-retryable' };
 		const delayMs = backoff(500, this.faultRetries) + jitter;
-		if (this.faultRetries >= budget.faultRetries || delayMs > patienceLeft) {
+		if (this.faultRetries >= budget.faultRetries || delayMs > patienceLeft)
 			return { retry: false, reason: 'budget' };
-		}
 		this.faultRetries++;
 		this.waitedMs += delayMs;
 		return { retry: true, delayMs };

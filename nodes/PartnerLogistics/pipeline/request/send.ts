@@ -122,9 +122,8 @@ function failureText(
 		return explained(run, { kind: 'fault', code, timeoutMs }, text);
 	}
 	const { response } = exchange;
-	if (decision.reason === 'retry-after-too-long') {
+	if (decision.reason === 'retry-after-too-long')
 		return describeLongRetryAfter(decision.waitMs ?? 0, settings.budget.patienceMs);
-	}
 	const context = { capability: run.capability, referent: request.referent, prefix: run.prefix };
 	const text =
 		response.status === 409 && request.idempotencyKeyHeldForOtherBody

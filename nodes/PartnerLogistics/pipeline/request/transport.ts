@@ -34,7 +34,6 @@ export interface ItemRequest {
 	referent?: string;
 }
 
-/** Transport settings of one node run: n8n's Request Options and the credential, read once. */
 export interface Transport {
 	credentials: ICredentialDataDecryptedObject;
 	baseUrl: string;
