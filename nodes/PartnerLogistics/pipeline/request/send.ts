@@ -96,8 +96,7 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 /** Whether every request of the session fails so: 401, 403, unreachable, or not an API error. */
 export function failsEveryRequest(error: unknown): boolean {
 	if (!(error instanceof NodeApiError)) return true;
-	const fault = error.context.fault;
-	if (typeof fault === 'string') return isUnreachable(fault);
+	if (typeof error.context.fault === 'string') return isUnreachable(error.context.fault);
 	return error.httpCode === '401' || error.httpCode === '403';
 }
 

@@ -44,6 +44,7 @@ export interface Transport {
 
 /** An answer, or a fault: its code, or ours (E_ANSWER_STALLED, E_ANSWER_TOO_LARGE with `bytes`). */
 export type Exchange = { response: ApiResponse } | { fault: string; bytes?: number };
+
 /** A credential's transport, with the caller's Request Options; every path adds its own slash. */
 export function transportOf(
 	credentials: ICredentialDataDecryptedObject,
