@@ -6,16 +6,15 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+// No declarative `test`: n8n would follow redirects with the API key. The nodes name their own
+// (`testedBy: 'testApiKey'`, nodes/PartnerLogistics/methods/testApiKey.ts).
 export class PartnerLogisticsApi implements ICredentialType {
 	name = 'partnerLogisticsApi';
-
 	displayName = 'Partner Logistics API';
-
 	icon: Icon = {
 		light: 'file:../icons/partnerLogistics.svg',
 		dark: 'file:../icons/partnerLogistics.dark.svg',
 	};
-
 	// This version's README on npm, never changed (test/package/release.test.ts keeps it current).
 	documentationUrl =
 		'https://www.npmjs.com/package/n8n-nodes-partner-logistics/v/0.1.0#credentials';
@@ -70,7 +69,4 @@ export class PartnerLogisticsApi implements ICredentialType {
 			headers: { ...requestOptions.headers, 'X-SVC-API-Key': String(credentials.apiKey ?? '') },
 		};
 	}
-
-	// No declarative `test`: n8n would follow redirects with the API key. The nodes name their own
-	// (`testedBy: 'testApiKey'`, nodes/PartnerLogistics/methods/testApiKey.ts).
 }

@@ -4,20 +4,15 @@ import { isObject } from '../../shared/valueAt';
 
 /** The most an answer may hold decompressed: some 100,000 of the API's ~1 KB records. */
 export const MAX_ANSWER_BYTES = 100 * 1024 * 1024;
-
-/** How much past its Timeout an attempt may end: attempts starting this close share one timer. */
+// Attempts starting this close share one timer, so one may end this much past its Timeout: Node
+// cannot clear an AbortSignal.timeout, so one per request would pile up (docs/benchmarks.md).
 export const SHARED_DEADLINE_MS = 50;
 
-/**
- * A session's attempts, ended at n8n's Timeout (at most SHARED_DEADLINE_MS later), and its waits;
- * both end when the execution is cancelled. Attempts starting that close share one timer: Node cannot
- * clear an AbortSignal.timeout, so one per request would pile up (docs/benchmarks.md).
- */
+/** A session's attempts, ended at n8n's Timeout, and its waits; a cancel ends both. */
 export class Deadlines {
 	private batch?: { closesAt: number; join(): { signal: AbortSignal; release(): void } };
 	/** Settles when the execution is cancelled: one listener for every wait of the session. */
 	private readonly cancelling: Promise<void>;
-
 	constructor(
 		private readonly timeoutMs: number,
 		private readonly cancel?: AbortSignal,
@@ -78,49 +73,38 @@ function attemptsUntil(deadline: AbortSignal, cancel: AbortSignal | undefined) {
 export async function readBoundedBody(body: unknown, signal: AbortSignal): Promise<string> {
 	if (typeof body === 'string') return body;
 	if (!isStream(body)) return body === undefined || body === null ? '' : JSON.stringify(body);
-	const stream = body;
 	return await new Promise<string>((resolve, reject) => {
 		const chunks: Buffer[] = [];
 		let size = 0;
 		let done = false;
-		// Kept on after the end: a stream destroyed later may still emit an error, and an error
-		// with no listener would take n8n down.
+		// 'error' is heard after the end too: a later destroy may emit one, unheard it takes n8n down.
 		const finish = (error?: unknown) => {
 			if (done) return;
 			done = true;
 			signal.removeEventListener('abort', aborted);
-			stream.off('readable', read).off('end', ended).off('close', closed);
+			body.off('readable', read).off('end', finish).off('close', closed);
 			if (error === undefined) return resolve(Buffer.concat(chunks, size).toString('utf8'));
-			stream.destroy();
+			body.destroy();
 			reject(error);
 		};
 		const aborted = () => finish(signal.reason);
-		const ended = () => finish();
 		// A fault as Node names one (a premature close as an async iteration would have thrown it).
 		const fault = (message: string, code: string) =>
 			finish(Object.assign(new Error(message), { code, bytes: size }));
 		const closed = () => fault('Premature close', 'ERR_STREAM_PREMATURE_CLOSE');
-		function read() {
-			for (let chunk = stream.read(); chunk !== null; chunk = stream.read()) {
+		const read = () => {
+			for (let chunk = body.read(); chunk !== null; chunk = body.read()) {
 				const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 				size += bytes.length;
 				if (size > MAX_ANSWER_BYTES) return fault('The answer is too large', 'E_ANSWER_TOO_LARGE');
 				chunks.push(bytes);
 			}
-		}
-		stream.on('readable', read).on('end', ended).on('error', finish).on('close', closed);
+		};
+		body.on('readable', read).on('end', finish).on('error', finish).on('close', closed);
 		if (signal.aborted) aborted();
 		else signal.addEventListener('abort', aborted, { once: true });
 	});
 }
 
-/** The part of a Node Readable that readBoundedBody uses. */
-interface BodyStream {
-	read(): Buffer | string | null;
-	on(event: string, listener: (...args: never[]) => void): BodyStream;
-	off(event: string, listener: (...args: never[]) => void): BodyStream;
-	destroy(): void;
-}
-
-const isStream = (body: unknown): body is BodyStream =>
+const isStream = (body: unknown): body is NodeJS.ReadableStream & { destroy(): void } =>
 	isObject(body) && typeof body.read === 'function' && typeof body.destroy === 'function';

@@ -7,7 +7,6 @@ import type { ApiResponse } from './transport';
 
 /** What the user reads when a request fails: what to do in a line, then why and the evidence. */
 export type ApiErrorText = Record<'message' | 'description', string>;
-
 /** Why a request ended without a usable answer, as the credential test words it. */
 export type Failure =
 	| { kind: 'answer' | 'unexpected'; response: ApiResponse }
@@ -80,13 +79,12 @@ export function describeApiError(
 		[true, `The API answered ${status}%s.`],
 	];
 	const [, message, why] = words.find(([applies]) => applies)!;
-	const evidenceText = answerEvidence(status, rawBody, secrets);
 	// The API's words fill what the message leaves after `prefix`; fewer than 20 say nothing.
 	const room = MAX_MESSAGE_CHARS - (prefix ? prefix.length + 1 : 0) - message.length;
 	const fits = said !== '' && room >= 20;
 	return {
 		message: message.replace('%s', () => (fits ? `: ${clip(said, room)}` : '')).replace('….', '…'),
-		description: why ? `${why} ${evidenceText}` : evidenceText,
+		description: `${why ? `${why} ` : ''}${answerEvidence(status, rawBody, secrets)}`,
 	};
 }
 
@@ -116,7 +114,6 @@ export function describeRedirect(status: number, location: string | undefined): 
 	};
 }
 
-/** A 2xx whose body is not the JSON the operation expects (an HTML page, an empty answer). */
 export function describeUnexpectedBody(
 	status: number,
 	rawBody: string,
@@ -141,16 +138,14 @@ export function describeFault(
 	const processed = mutating
 		? 'The API may have processed the request: running it again resends the same Idempotency-Key, so nothing is booked or paid twice. '
 		: '';
-	if (code === 'E_ANSWER_TOO_LARGE') {
+	if (code === 'E_ANSWER_TOO_LARGE')
 		return {
 			message: `The API's answer grew past the ${MAX_ANSWER_BYTES / 1048576} MiB an answer may hold; the node stopped reading. Check the credential's Base URL.`,
 			description: `More than ${bytes.toLocaleString('en-US')} bytes came once decompressed. No answer of this API comes near that size: its largest are lists of records of about a kilobyte. A compressed answer that inflates without end, or a server that is not the API, answers like this. ${processed}${fault}`,
 		};
-	}
 	const what = `${describeFaultCode(code, timeoutMs)}${retries > 0 ? ` after ${retried(retries)}` : ''}`;
-	if (isUnreachable(code)) {
+	if (isUnreachable(code))
 		return { message: `${what}. Check the credential's Base URL.`, description: fault };
-	}
 	return mutating
 		? { message: `${what}. Running the item again is safe.`, description: `${processed}${fault}` }
 		: {
@@ -173,7 +168,6 @@ function describeFaultCode(code: string, timeoutMs: number): string {
 
 export const isUnreachable = (code: string) => ['ECONNREFUSED', 'ENOTFOUND'].includes(code);
 
-/** Statuses the credential Test dialog advises on in its own words. */
 const TEST_STATUS_WORDS: Record<number, string> = {
 	401: 'The API key was refused (401). Copy the key again from the partner portal; it may have been rotated or revoked.',
 	403: 'The API key is valid but may not list hubs (403). Ask your Partner Logistics contact to enable it for this organization.',

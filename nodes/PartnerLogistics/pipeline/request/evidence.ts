@@ -6,7 +6,6 @@ export const MAX_DESCRIPTION_CHARS = 2000;
 export const parseJson = (rawBody: string): unknown =>
 	rawBody.trim() === '' ? undefined : jsonParse(rawBody, { fallbackValue: () => undefined });
 
-/** A description's last words: what the API answered, as evidence. */
 export const answerEvidence = (status: number, rawBody: string, secrets: string[]) =>
 	`The API answered ${status} with: ${evidence(rawBody, secrets)}`;
 

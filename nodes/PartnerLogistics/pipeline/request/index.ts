@@ -32,10 +32,7 @@ export { failsEveryRequest } from './send';
 export type { ItemRequest } from './transport';
 export { optionsDescription } from './optionsForm';
 
-/**
- * The one way to the API, for every run, tool call, poll, hub picker and credential test: paced
- * with every sender on its API key, retried as the Options allow; a failure says what to do.
- */
+/** The one way to the API for every caller below: paced per API key, retried as Options allow. */
 export type ApiSession = ReturnType<typeof session>;
 
 /** A node run's session, or a tool call's: the Options of item 0, cancelled with the execution. */
@@ -61,9 +58,7 @@ export async function runSession(
 
 /** A poll's session: the polling trigger's Options; a timed-out read waits for the next poll. */
 export async function pollSession(context: IPollFunctions): Promise<ApiSession> {
-	const settings = await nodeSettings(context, (name, fallback) =>
-		context.getNodeParameter(name, fallback),
-	);
+	const settings = await nodeSettings(context, context.getNodeParameter.bind(context));
 	settings.budget.retryTimeouts = false;
 	return session(context.getNode(), settings, authenticatedSender(context, settings.transport));
 }
@@ -134,14 +129,10 @@ async function nodeSettings(
 		const { minValue: min, maxValue: max } = typeOptions;
 		const value = read(`options.${name}`, fallback);
 		const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-		if (typeof number === 'number' && Number.isInteger(number) && number >= min && number <= max) {
+		if (typeof number === 'number' && Number.isInteger(number) && number >= min && number <= max)
 			return number;
-		}
 		const rule = `Options › ${displayName} (${name}) must be a whole number from ${min} to ${max}, got `;
-		throw new NodeOperationError(
-			context.getNode(),
-			rule + clip(String(JSON.stringify(value)), rule),
-		);
+		throw new NodeOperationError(context.getNode(), rule + clip(`${JSON.stringify(value)}`, rule));
 	};
 	const requestOptions = (read('requestOptions', {}) ?? {}) as IDataObject;
 	const batch = ((requestOptions.batching as IDataObject | undefined)?.batch ?? {}) as IDataObject;

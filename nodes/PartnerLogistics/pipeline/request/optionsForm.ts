@@ -1,13 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/**
- * The pipeline's whole-number switches, by name. Ten retries of 429/503 carry a batch of about ten
- * times the API's per-second limit even unpaced; the pacer normally needs one or two.
- */
 export const NUMBER_OPTIONS = {
 	concurrency: {
 		displayName: 'Concurrency',
-		type: 'number',
 		typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
 		default: 20,
 		description: 'How many items are sent to the API at the same time',
@@ -15,7 +10,6 @@ export const NUMBER_OPTIONS = {
 	},
 	faultRetries: {
 		displayName: 'Connection Retries',
-		type: 'number',
 		typeOptions: { minValue: 0, maxValue: 10, numberPrecision: 0 },
 		default: 3,
 		description:
@@ -24,7 +18,6 @@ export const NUMBER_OPTIONS = {
 	},
 	maxRequestsPerSecond: {
 		displayName: 'Max Requests per Second',
-		type: 'number',
 		typeOptions: { minValue: 0, maxValue: 1000, numberPrecision: 0 },
 		default: 0,
 		description: 'Never send faster than this; 0 sends as fast as the API accepts',
@@ -32,18 +25,19 @@ export const NUMBER_OPTIONS = {
 	},
 	maxRetries: {
 		displayName: 'Max Retries',
-		type: 'number',
 		typeOptions: { minValue: 0, maxValue: 20, numberPrecision: 0 },
+		// Ten carry even an unpaced batch of ten times the API's per-second limit; paced, one or two.
 		default: 10,
 		description:
 			'How often to retry a request the API refused with 429 (rate limit) or 503 (unavailable), waiting as long as its Retry-After header asks (at most 60 s)',
 		hint: 'Retries resend the same Idempotency-Key',
 	},
-} satisfies Record<string, Omit<INodeProperties, 'name'>>;
+} satisfies Record<string, Omit<INodeProperties, 'name' | 'type'>>;
 
 /** The node's Options and Request Options; no Idempotency Key for `readOnlyOperations`. */
 export function optionsDescription(readOnlyOperations: string[]): INodeProperties[] {
-	const numbered = (name: keyof typeof NUMBER_OPTIONS) => ({ name, ...NUMBER_OPTIONS[name] });
+	const numbered = (name: keyof typeof NUMBER_OPTIONS) =>
+		({ name, type: 'number', ...NUMBER_OPTIONS[name] }) as const;
 	return [
 		{
 			displayName: 'Options',

@@ -8,7 +8,6 @@ export const TIMEOUT_FAULTS = [
 ];
 /** Faults worth another try with the same Idempotency-Key: not setup faults, not a huge answer. */
 const TRANSIENT_FAULTS = ['ECONNRESET', 'EPIPE', 'EAI_AGAIN', ...TIMEOUT_FAULTS];
-
 /** The longest Retry-After waited out; a longer one is told to the user. */
 export const MAX_RETRY_DELAY_MS = 60_000;
 
@@ -43,11 +42,9 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
 
 /** One request's retries; its API key's pacer (rateLimit/) paces the batch, from the same 429s. */
 export class Retries {
-	/** Retries of 429/503, and of faults: any fault retry means the API may still be working on it. */
 	busyRetries = 0;
 	faultRetries = 0;
 	private waitedMs = 0;
-
 	constructor(
 		private readonly budget: RetryBudget,
 		private readonly random = Math.random,
@@ -57,16 +54,11 @@ export class Retries {
 		return this.busyRetries + this.faultRetries;
 	}
 
-	/**
-	 * Whether and when to try again. 429/503 honour Retry-After (seconds or an HTTP date) or back
-	 * off exponentially; faults and gateway errors back off from 500 ms. A Retry-After past
-	 * MAX_RETRY_DELAY_MS or the patience left is never waited out silently: the caller says so.
-	 */
+	/** 429/503 wait as Retry-After asks (seconds or a date) or back off from 1 s; faults from 500 ms. */
 	decide(outcome: Outcome, now = Date.now()): RetryDecision {
 		const { budget } = this;
 		const jitter = Math.floor(this.random() * 250);
 		const patienceLeft = (budget.patienceMs ?? Infinity) - this.waitedMs;
-		// Rate limited or unavailable: the API asks to come back later.
 		if (outcome.kind === 'status' && [429, 503].includes(outcome.status)) {
 			if (this.busyRetries >= budget.maxRetries) return { retry: false, reason: 'budget' };
 			const asked = parseRetryAfter(outcome.retryAfter, now);
@@ -75,9 +67,8 @@ export class Retries {
 				asked !== undefined
 					? asked + Math.floor(jitter / 5)
 					: backoff(1000, this.busyRetries) + jitter;
-			if ((asked ?? 0) > MAX_RETRY_DELAY_MS || delayMs > patienceLeft) {
+			if ((asked ?? 0) > MAX_RETRY_DELAY_MS || delayMs > patienceLeft)
 				return { retry: false, reason: 'retry-after-too-long', waitMs: asked ?? delayMs };
-			}
 			this.busyRetries++;
 			this.waitedMs += delayMs;
 			return { retry: true, delayMs };
@@ -92,9 +83,8 @@ export class Retries {
 					(outcome.status === 409 && this.faultRetries > 0);
 		if (!transient) return { retry: false, reason: 'not-retryable' };
 		const delayMs = backoff(500, this.faultRetries) + jitter;
-		if (this.faultRetries >= budget.faultRetries || delayMs > patienceLeft) {
+		if (this.faultRetries >= budget.faultRetries || delayMs > patienceLeft)
 			return { retry: false, reason: 'budget' };
-		}
 		this.faultRetries++;
 		this.waitedMs += delayMs;
 		return { retry: true, delayMs };

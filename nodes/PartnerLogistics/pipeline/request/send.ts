@@ -37,7 +37,6 @@ export interface RunSettings {
 	secrets: string[];
 }
 
-/** What every request of a session is sent with: its settings, pacer and sender. */
 export interface Sending {
 	node: INode;
 	settings: RunSettings;
@@ -84,22 +83,20 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 		);
 		if (deadlines.cancelled) throw cancelled(run);
 		if (response && !decision) return response;
-		if (decision?.retry) {
-			await deadlines.wait(decision.delayMs);
-			continue;
+		if (!decision?.retry) {
+			const text = failureText(run, exchange, decision!, retries.count, request);
+			const error = apiError(run, response, text);
+			if ('fault' in exchange) error.context.fault = exchange.fault;
+			throw error;
 		}
-		const text = failureText(run, exchange, decision!, retries.count, request);
-		const error = apiError(run, response, text);
-		if ('fault' in exchange) error.context.fault = exchange.fault;
-		throw error;
+		await deadlines.wait(decision.delayMs);
 	}
 }
 
 /** Whether every request of the session fails so: 401, 403, unreachable, or not an API error. */
 export function failsEveryRequest(error: unknown): boolean {
 	if (!(error instanceof NodeApiError)) return true;
-	const fault = error.context.fault;
-	if (typeof fault === 'string') return isUnreachable(fault);
+	if (typeof error.context.fault === 'string') return isUnreachable(error.context.fault);
 	return error.httpCode === '401' || error.httpCode === '403';
 }
 
@@ -124,9 +121,8 @@ function failureText(
 		return explained(run, { kind: 'fault', code, timeoutMs }, text);
 	}
 	const { response } = exchange;
-	if (decision.reason === 'retry-after-too-long') {
+	if (decision.reason === 'retry-after-too-long')
 		return describeLongRetryAfter(decision.waitMs ?? 0, settings.budget.patienceMs);
-	}
 	const context = { capability: run.capability, referent: request.referent, prefix: run.prefix };
 	const text =
 		response.status === 409 && request.idempotencyKeyHeldForOtherBody
@@ -172,8 +168,7 @@ export function apiError(
 	});
 }
 
-function cancelled(run: Sending): NodeOperationError {
-	return new NodeOperationError(run.node, 'The execution was cancelled', {
+const cancelled = (run: Sending) =>
+	new NodeOperationError(run.node, 'The execution was cancelled', {
 		description: 'No further request was sent.',
 	});
-}

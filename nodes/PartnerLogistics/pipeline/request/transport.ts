@@ -2,11 +2,9 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentialTestFunctions,
 	IDataObject,
-	IExecuteFunctions,
 	IHttpRequestOptions,
-	ILoadOptionsFunctions,
 	IN8nHttpFullResponse,
-	IPollFunctions,
+	RequestHelperFunctions,
 } from 'n8n-workflow';
 
 import { PartnerLogisticsApi } from '../../../../credentials/PartnerLogisticsApi.credentials';
@@ -23,7 +21,6 @@ export interface ApiResponse {
 	body: string;
 }
 
-/** An item's request, and what its error messages may say about its Idempotency-Key. */
 export interface ItemRequest {
 	method: 'GET' | 'POST';
 	url: string;
@@ -37,7 +34,6 @@ export interface ItemRequest {
 	referent?: string;
 }
 
-/** Transport settings of one node run: n8n's Request Options and the credential, read once. */
 export interface Transport {
 	credentials: ICredentialDataDecryptedObject;
 	baseUrl: string;
@@ -49,29 +45,26 @@ export interface Transport {
 /** An answer, or a fault: its code, or ours (E_ANSWER_STALLED, E_ANSWER_TOO_LARGE with `bytes`). */
 export type Exchange = { response: ApiResponse } | { fault: string; bytes?: number };
 
-/** A credential's transport: a run passes its Request Options; the hub picker, the defaults. */
+/** A credential's transport, with the caller's Request Options; every path adds its own slash. */
 export function transportOf(
 	credentials: ICredentialDataDecryptedObject,
 	options: Omit<Transport, 'credentials' | 'baseUrl'>,
 ): Transport {
-	// No trailing slash: every path starts with one.
 	const baseUrl = String(credentials.baseUrl ?? '').replace(/\/+$/, '');
 	return { credentials, baseUrl, ...options };
 }
 
 /** An answer whose body is a stream; n8n's legacy helper also hands over its request. */
 type SentResponse = IN8nHttpFullResponse & { request?: { destroy(): void } };
-
 /** How one request leaves n8n; the answer comes back whatever its status, never redirected. */
 export type Sender = (options: IHttpRequestOptions) => Promise<SentResponse>;
 
 /**
- * The sender of a run, a poll and the hub picker: n8n's `httpRequest` with the credential's header.
- * Not `httpRequestWithAuthentication`: it puts the execution's cancel signal in place of the
- * attempt's (n8n-core authentication.js), so a quiet answer would keep its socket past the attempt.
+ * n8n's `httpRequest` plus the credential's header. `httpRequestWithAuthentication` swaps the
+ * attempt's signal for the execution's (n8n-core authentication.js): a quiet socket stays open.
  */
 export function authenticatedSender(
-	context: IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions,
+	context: { helpers: RequestHelperFunctions },
 	transport: Transport,
 ): Sender {
 	return async (options) =>
@@ -116,12 +109,10 @@ export async function sendApiRequest(
 	try {
 		response = await send({ ...requestOptions(transport, request), abortSignal: attempt.signal });
 		const body = await readBoundedBody(response.body, attempt.signal);
-		const headers = Object.entries(response.headers ?? {}).map(([name, value]) => [
-			name.toLowerCase(),
-			Array.isArray(value) ? value.join(', ') : String(value),
-		]);
-		const status = response.statusCode;
-		return { response: { status, headers: Object.fromEntries(headers), body } };
+		const headers: Record<string, string> = {};
+		for (const [name, value] of Object.entries(response.headers ?? {}))
+			headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+		return { response: { status: response.statusCode, headers, body } };
 	} catch (error) {
 		// The legacy helper's socket, whatever state its stream is in.
 		response?.request?.destroy();
@@ -129,7 +120,6 @@ export async function sendApiRequest(
 		// Our deadline: before the headers no answer came, after them it stopped coming. (axios
 		// reports either as "canceled", a word n8n reads as a cancelled execution.)
 		if (attempt.signal.aborted) return { fault: response ? 'E_ANSWER_STALLED' : 'ETIMEDOUT' };
-		// `bytes`: how much had come of an answer past its bound (E_ANSWER_TOO_LARGE).
 		return { fault: faultCode(error), bytes: (error as { bytes?: number }).bytes };
 	} finally {
 		attempt.release();
@@ -167,10 +157,7 @@ export async function previewRequest(
 ) {
 	const options = requestOptions(transport, request);
 	const { headers = {} } = await credential.authenticate(transport.credentials, options);
-	const masked = Object.entries(headers).map(([name, value]) => [
-		name,
-		redact(`${value}`, secrets),
-	]);
+	for (const name of Object.keys(headers)) headers[name] = redact(`${headers[name]}`, secrets);
 	const query = Object.entries(request.qs ?? {})
 		.filter(([, value]) => value !== undefined && value !== null)
 		.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`)
@@ -178,7 +165,7 @@ export async function previewRequest(
 	return {
 		method: request.method,
 		url: `${transport.baseUrl}${request.url}${query ? `?${query}` : ''}`,
-		headers: Object.fromEntries(masked) as IDataObject,
+		headers,
 		...(request.body && { body: request.body }),
 	};
 }
