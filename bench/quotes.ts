@@ -169,11 +169,12 @@ function checkPreviews(
 	expectedBodies: string,
 ): string | undefined {
 	const previews = result.output;
+	// A preview item: `request` "POST <url>", `dryRun` its note, the headers with the key masked.
 	const notPreviews = previews.filter(
 		(item) =>
-			item.dryRun !== true ||
-			item.method !== 'POST' ||
-			!String(item.url).endsWith(QUOTES) ||
+			typeof item.dryRun !== 'string' ||
+			!String(item.request).startsWith('POST ') ||
+			!String(item.request).endsWith(QUOTES) ||
 			(item.headers as Record<string, string> | undefined)?.['X-SVC-API-Key'] !== '[redacted]',
 	).length;
 	const keys = new Set(previews.map((item) => item.idempotencyKey)).size;
