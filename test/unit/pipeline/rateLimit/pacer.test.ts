@@ -312,6 +312,13 @@ async function learnedTen() {
 	return setup;
 }
 
+/** Refuses the starts to come, probes and all, up to the first within the limit (refused too). */
+async function refuseThroughPaced(pacer: RunPacer) {
+	let next = (await pacer.nextStart())!;
+	for (; next.probe; next = (await pacer.nextStart())!) pacer.finished(next, { kind: 'throttled' });
+	pacer.finished(next, { kind: 'throttled' });
+}
+
 test("paced, the starts within a window come at most at twice the limit's average pace", async () => {
 	const { pacer } = await learnedTen();
 	const starts = await startMany(pacer, 15); // within 2 s: no climb yet
@@ -344,6 +351,39 @@ test('while climbs go through, each goes one higher as soon as the window is ful
 		expect(apiKey.rate).toBe(10 + climb);
 	}
 	for (const gap of gaps(probes)) expect(gap).toBeLessThanOrEqual(1000);
+});
+
+test('a 429 right after several climbs undoes them all, back to the limit they started from', async () => {
+	const { apiKey, clock, pacer } = await learnedTen();
+	clock.time += 3000;
+	for (let climb = 1; climb <= 3; climb++)
+		pacer.finished(await acceptUntilProbe(pacer), { kind: 'accepted' });
+	expect(apiKey.rate).toBe(13);
+	await refuseThroughPaced(pacer);
+	expect(apiKey.rate).toBe(10);
+});
+
+test('a 429 while paced lowers the limit to the one it states, when no more than one above what the API accepted', async () => {
+	for (const [stated, lowered] of [
+		[5, 5],
+		[3600, 7], // e.g. per hour: 70 % of 10 instead
+	]) {
+		const { apiKey, pacer } = await learnedTen();
+		await startMany(pacer, 8); // accepted within the next window: 8 at 10/s, no climb due yet
+		pacer.finished((await pacer.nextStart())!, { kind: 'throttled', headers: { limit: stated } });
+		expect(apiKey.rate).toBe(lowered);
+	}
+});
+
+test('below the limit a 429 lowered to the one it stated, a return to the old limit is still tried', async () => {
+	const { apiKey, pacer } = await learnedTen();
+	await startMany(pacer, 8);
+	pacer.finished((await pacer.nextStart())!, { kind: 'throttled', headers: { limit: 5 } });
+	expect(apiKey.rate).toBe(5);
+	// Three seconds at 5/s, each accepted and still stating 5: a return goes within them.
+	for (let i = 0; i < 15; i++)
+		pacer.finished((await pacer.nextStart())!, { kind: 'accepted', headers: { limit: 5 } });
+	expect(apiKey.rate).toBe(10);
 });
 
 test('what the API says remains holds probes until its reset, not the starts within the limit', async () => {
@@ -681,10 +721,7 @@ describe('an API that says nothing of its limit (the spec shows no rate headers)
 		expect(apiKey.rate).toBe(11);
 		// ...but the next one over is refused, and then one within the 11 is too: back to 10, not
 		// down to 7 as for a drop.
-		let next = (await pacer.nextStart())!;
-		for (; next.probe; next = (await pacer.nextStart())!)
-			pacer.finished(next, { kind: 'throttled' });
-		pacer.finished(next, { kind: 'throttled' });
+		await refuseThroughPaced(pacer);
 		expect(apiKey.rate).toBe(10);
 		// And the next try at 11 waits longer than the first did.
 		const tried = clock.time;
