@@ -1,4 +1,4 @@
-import { addStart, learn, nextSlot } from './sentLog';
+import { addStart, learn, nextSlot, NOTHING_LEARNED, type Learned } from './sentLog';
 import type { Outcome, Start } from './start';
 
 export interface Clock {
@@ -33,10 +33,9 @@ export class ApiKeyPacer {
 	private readonly waiting: Ticket[] = [];
 	/** The API key's recent starts, every run's, and what their answers said. */
 	private readonly log: Start[] = [];
-	/** Starts per window the API key is paced at; Infinity before the API refused anything. */
-	private limit = Infinity;
-	/** The most starts the API was seen to take within one window. */
-	private mostTaken = 0;
+	private learned: Learned = NOTHING_LEARNED;
+	/** The first start the API may still count, before a limit is known (its `seq`). */
+	private countedFrom = 1;
 	/** When the pending timer fires; Infinity when none is pending. */
 	private wakeAt = Infinity;
 
@@ -59,28 +58,22 @@ export class ApiKeyPacer {
 
 	/** Learns from what came of `start`, and gives out what that frees. */
 	finished(start: Start, outcome: Outcome): void {
-		const { limit, mostTaken } = this;
-		({ limit: this.limit, mostTaken: this.mostTaken } = learn(
-			this.log,
-			{ limit, mostTaken },
-			start,
-			outcome,
-			this.clock.now(),
-		));
+		const { limit, mostTaken } = this.learned;
+		this.learned = learn(this.log, this.learned, start, outcome, this.clock.now());
 		// An answer accepted under the same limit frees nothing sooner than the pending timer: its
 		// start was counted as in flight until now, and leaves the window no earlier for the answer.
-		const same = this.limit === limit && this.mostTaken === mostTaken;
+		const same = this.learned.limit === limit && this.learned.mostTaken === mostTaken;
 		if (!same || outcome.kind !== 'accepted' || start.probe) this.pump();
 	}
 
 	/** When the API key allows the next start. */
 	nextSlotAt(): number {
-		return nextSlot(this.log, this.limit, this.mostTaken, this.clock.now()).at;
+		return this.slot(this.clock.now()).at;
 	}
 
 	/** Starts per second the API key is paced at (Infinity before a limit is known): for tests. */
 	get rate(): number {
-		return this.limit;
+		return this.learned.limit;
 	}
 
 	/** No run waits and nothing is in flight: the owner may forget the API key. */
@@ -92,7 +85,7 @@ export class ApiKeyPacer {
 	private pump(): void {
 		while (this.waiting.length) {
 			const now = this.clock.now();
-			const slot = nextSlot(this.log, this.limit, this.mostTaken, now);
+			const slot = this.slot(now);
 			let chosen: { ticket: Ticket; due: number } | undefined;
 			let next = Infinity;
 			for (const ticket of [...this.waiting]) {
@@ -110,8 +103,14 @@ export class ApiKeyPacer {
 			const { ticket, due } = chosen;
 			this.waiting.splice(this.waiting.indexOf(ticket), 1);
 			ticket.run.started(now, due);
-			ticket.give(addStart(this.log, now, this.limit, slot.probe));
+			ticket.give(addStart(this.log, now, this.learned.limit, slot.probe));
 		}
+	}
+
+	private slot(now: number) {
+		const slot = nextSlot(this.log, this.learned, this.countedFrom, now);
+		this.countedFrom = slot.countedFrom;
+		return slot;
 	}
 
 	private wakeUpAt(at: number, now: number): void {

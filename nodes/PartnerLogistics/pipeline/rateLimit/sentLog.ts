@@ -2,9 +2,10 @@ import { history, probeDue } from './probes';
 import { WINDOW_MS, type Outcome, type Slot, type Start } from './start';
 
 // What one API key's requests taught, kept as facts: its recent starts, what each answer was and
-// said, and which 429 changed the limit. Each decision (when the next start may go, what an answer
-// changes) is read from these facts and two numbers (the limit, and the most the API took in one
-// window): no other state to drift from them.
+// said, and which 429 changed the limit. Each decision is read from these facts and what the
+// answers taught (`Learned`), reading only the starts a window may still count: a busy n8n
+// reading every start kept (two thousand at a thousand a second) for each start made 1,000 quotes
+// on loopback take twice as long (docs/benchmarks.md, "The six-field pacer").
 
 /**
  * Starts kept at least (at 50/s eight seconds: a climb's backoff and more); beyond these, only the
@@ -27,9 +28,6 @@ const UNANSWERED = {
 	endedAt: undefined,
 	outcome: undefined,
 	stated: undefined,
-	remaining: undefined,
-	resetAt: undefined,
-	taken: undefined,
 	changed: undefined,
 };
 
@@ -37,7 +35,7 @@ const UNANSWERED = {
 export function addStart(log: Start[], at: number, limit: number, probe?: Slot['probe']): Start {
 	// Every record of one shape (each answer's replaces it with the same fields): reading the log
 	// stays as fast as reading one kind of object.
-	const start: Start = { at, limit, probe, ...UNANSWERED };
+	const start: Start = { seq: (log.at(-1)?.seq ?? 0) + 1, at, limit, probe, ...UNANSWERED };
 	log.push(start);
 	// The last limit the API stated is kept, however long ago (no climb goes past it): a record
 	// that states one leaves the front only for a later one.
@@ -50,22 +48,44 @@ export function addStart(log: Start[], at: number, limit: number, probe?: Slot['
 }
 
 /**
- * When the next start may go under `limit`, from what the log shows at `now` and the most starts
- * the API was seen to take in one window.
+ * When the next start may go, from what the log shows at `now` and what the answers taught; and the
+ * first start the API may still count (its `seq`), where the next call reads on from.
  */
-export function nextSlot(log: Start[], limit: number, mostTaken: number, now: number): Slot {
-	const { holdUntil, shortest } = overall(log, now);
-	const counted = inWindow(log, now, shortest, limit !== Infinity);
+export function nextSlot(log: Start[], learned: Learned, countedFrom: number, now: number): Slot {
+	const { limit, mostTaken, shortest, quota } = learned;
+	// A quota is spent once as many started after its answer's start as it said remained.
+	const spent = quota && quota.resetAt > now && lastSeq(log) - quota.seq >= quota.remaining;
+	const holdUntil = spent ? quota.resetAt : -Infinity;
 	if (limit === Infinity) {
 		// No 429 yet: FIRST_STEP above the most the API took in a window, held as the quota says.
-		return { at: Math.max(holdUntil, counted.freeAt(mostTaken + FIRST_STEP)) };
+		let first = seqIndex(log, countedFrom);
+		while (first < log.length && leavesAt(log[first], now, shortest) <= now) first++;
+		const room = inWindow(log, first, now, shortest, false).freeAt(mostTaken + FIRST_STEP);
+		return { at: Math.max(holdUntil, room), countedFrom: log[first]?.seq ?? lastSeq(log) + 1 };
 	}
 	// Paced: what the API says remains counts senders unseen (other n8n processes); only probes wait.
+	const counted = inWindow(log, atIndex(log, now - WINDOW_MS - MAX_LATE_MS), now, shortest, true);
 	const spaced = (log.at(-1)?.at ?? -Infinity) + WINDOW_MS / (limit * SPREAD);
-	if (counted.count < limit) return { at: spaced };
+	if (counted.count < limit) return { at: spaced, countedFrom };
 	const probe = holdUntil === -Infinity ? probeDue(history(log, mostTaken), limit, now) : undefined;
-	return probe ? { at: spaced, probe } : { at: Math.max(spaced, counted.freeAt(limit)) };
+	if (probe) return { at: spaced, probe, countedFrom };
+	return { at: Math.max(spaced, counted.freeAt(limit)), countedFrom };
 }
+
+const lastSeq = (log: Start[]) => log.at(-1)?.seq ?? 0;
+
+/** The index of the first start in `log` (in the order they left) of which `before` is false. */
+function firstIndex(log: Start[], before: (start: Start) => boolean): number {
+	let [low, high] = [0, log.length];
+	while (low < high) {
+		const middle = (low + high) >> 1;
+		if (before(log[middle])) low = middle + 1;
+		else high = middle;
+	}
+	return low;
+}
+const seqIndex = (log: Start[], seq: number) => firstIndex(log, (start) => start.seq < seq);
+const atIndex = (log: Start[], after: number) => firstIndex(log, (start) => start.at <= after);
 
 /**
  * Records what came of `start` at `now`: its record in the log is replaced by one that says it.
@@ -73,7 +93,7 @@ export function nextSlot(log: Start[], limit: number, mostTaken: number, now: nu
  */
 export function learn(
 	log: Start[],
-	{ limit, mostTaken }: Learned,
+	{ limit, mostTaken, shortest, quota }: Learned,
 	start: Start,
 	outcome: Outcome,
 	now: number,
@@ -85,14 +105,17 @@ export function learn(
 		if (index >= 0) log[index] = sent;
 	};
 	record({ endedAt: now, outcome: outcome.kind });
-	const teach = (taught: number) => ({
+	let taken = 0;
+	const teach = (taught: number): Learned => ({
 		limit: taught,
-		mostTaken: Math.max(mostTaken, sent.taken ?? 0),
+		mostTaken: Math.max(mostTaken, taken),
+		shortest: outcome.kind === 'failed' ? shortest : Math.min(shortest, now - start.at),
+		quota,
 	});
 	if (outcome.kind === 'failed') return teach(limit);
 	const { limit: stated, remaining, resetMs } = outcome.headers ?? {};
 	const holdFor = (ms: number, left: number) =>
-		record({ remaining: left, resetAt: now + Math.min(ms, MAX_HOLD_MS) });
+		(quota = { seq: start.seq, remaining: left, resetAt: now + Math.min(ms, MAX_HOLD_MS) });
 	record({ stated });
 	if (remaining !== undefined) holdFor(resetMs ?? WINDOW_MS, remaining);
 	// What the API accepted in the last window, or the limit it states when no more than that (not
@@ -105,7 +128,7 @@ export function learn(
 		return teach(said() ?? Math.max(1, accepted().length));
 	};
 	if (outcome.kind === 'accepted') {
-		record({ taken: tookInLatestWindow(log) });
+		taken = tookInLatestWindow(log);
 		// Saying nothing remains, it tells the limit without a 429.
 		if (limit === Infinity) return remaining === 0 ? learned() : teach(limit);
 		if (start.probe === 'climb') return teach(limit + 1);
@@ -127,36 +150,50 @@ export function learn(
 	return teach(Math.max(1, Math.min(limit - 1, said() ?? lower)));
 }
 
-/** The limit the API key is paced at (Infinity: none yet), and the most the API took in a window. */
+/** What the API key's answers taught: one value, replaced whole by `learn`. */
 export interface Learned {
+	/** Starts per window the API key is paced at; Infinity before the API refused anything. */
 	readonly limit: number;
+	/** The most starts the API was seen to take within one window. */
 	readonly mostTaken: number;
+	/** The shortest round trip an answer took (Infinity before any). */
+	readonly shortest: number;
+	/** The latest answer's X-RateLimit-Remaining (or a 429's pause): `remaining` more after start
+	 * `seq`, until `resetAt`. */
+	readonly quota?: { readonly seq: number; readonly remaining: number; readonly resetAt: number };
+}
+
+export const NOTHING_LEARNED: Learned = { limit: Infinity, mostTaken: 0, shortest: Infinity };
+
+/**
+ * When `start` stops counting: a window after it left, plus however much longer than the `shortest`
+ * its round trip took (it may have arrived that much later: a busy event loop, a slow first
+ * connection), capped, plus ARRIVAL_MARGIN_MS. A start refused never counts. Once `paced`, a start
+ * sent before any limit was known counts until a window after its answer: the first of a key's
+ * requests may reach the API far later than the shortest trip shows, and the window after the
+ * first 429 meets them.
+ */
+function leavesAt(start: Start, now: number, shortest: number, paced = false): number {
+	if (start.outcome === 'throttled') return -Infinity;
+	const trip = Math.min(MAX_LATE_MS, (start.endedAt ?? now) - start.at);
+	const quickest = Number.isFinite(shortest) ? shortest : 0;
+	const late = paced && start.limit === Infinity ? trip : Math.max(0, trip - quickest);
+	return start.at + WINDOW_MS + late + ARRIVAL_MARGIN_MS;
 }
 
 /**
- * The starts the API may still count at `now`: how many, and when fewer than `allowed` are. Each
- * stops counting a window after it left, plus however much longer than the `shortest` its round
- * trip took (it may have arrived that much later: a busy event loop, a slow first connection),
- * capped, plus ARRIVAL_MARGIN_MS. A start refused never counts.
+ * The starts from `first` on that the API may still count at `now`: how many, and when fewer than
+ * `allowed` are. None before `first` does.
  */
-function inWindow(log: Start[], now: number, shortest: number, paced: boolean) {
-	const leavesAt = (start: Start) => {
-		if (start.outcome === 'throttled') return -Infinity;
-		const trip = Math.min(MAX_LATE_MS, (start.endedAt ?? now) - start.at);
-		// Once paced, a start sent before any limit was known counts until a window after its answer:
-		// the first of a key's requests may reach the API far later than the shortest trip shows
-		// (a cold connection, a busy machine), and the window after the first 429 meets them.
-		const late = paced && start.limit === Infinity ? trip : Math.max(0, trip - shortest);
-		return start.at + WINDOW_MS + late + ARRIVAL_MARGIN_MS;
-	};
+function inWindow(log: Start[], first: number, now: number, shortest: number, paced: boolean) {
 	// Starts are logged in the order they left, each leaving the window WINDOW_MS to WINDOW_MS +
 	// MAX_LATE_MS after it (plus the margin): the later ones need no reckoning.
 	const surely = (start: Start) => start.at + WINDOW_MS + ARRIVAL_MARGIN_MS;
-	let first = log.length;
+	const leaves = (start: Start) => leavesAt(start, now, shortest, paced);
 	let count = 0;
-	for (const edge = now - WINDOW_MS - MAX_LATE_MS; first > 0 && log[first - 1].at > edge; ) {
-		const start = log[--first];
-		if (surely(start) > now ? start.outcome !== 'throttled' : leavesAt(start) > now) count++;
+	for (let i = first; i < log.length; i++) {
+		const start = log[i];
+		if (surely(start) > now ? start.outcome !== 'throttled' : leaves(start) > now) count++;
 	}
 	return {
 		count,
@@ -167,7 +204,7 @@ function inWindow(log: Start[], now: number, shortest: number, paced: boolean) {
 			const rank = count - allowed;
 			for (let i = first; i < log.length; i++) {
 				if (least.length > rank && surely(log[i]) >= least[rank]) break;
-				const at = leavesAt(log[i]);
+				const at = leaves(log[i]);
 				if (at <= now || (least.length > rank && at >= least[rank])) continue;
 				least.splice(sortedIndex(least, at), 0, at);
 				if (least.length > rank + 1) least.pop();
@@ -184,44 +221,17 @@ function sortedIndex(sorted: number[], value: number): number {
 }
 
 /**
- * What the whole log shows at `now`: the shortest round trip, and until when the last quota the
- * API stated (or a 429's pause) holds the starts.
- */
-function overall(log: Start[], now: number) {
-	let shortest = Infinity;
-	let quota = -1;
-	for (let i = 0; i < log.length; i++) {
-		const start = log[i];
-		if (start.endedAt === undefined) continue;
-		if (start.outcome !== 'failed') shortest = Math.min(shortest, start.endedAt - start.at);
-		if (start.remaining === undefined || start.resetAt! <= now) continue;
-		if (quota < 0 || start.endedAt > log[quota].endedAt!) quota = i;
-	}
-	// A quota is spent once as many started after its answer's start as it said remained.
-	const spent = quota >= 0 && log.length - 1 - quota >= log[quota].remaining!;
-	const holdUntil = spent ? log[quota].resetAt! : -Infinity;
-	return { shortest: shortest === Infinity ? 0 : shortest, holdUntil };
-}
-
-/**
- * How many starts the API surely took within one window, up to the latest start it took: counted
- * by when they left, each in a window shortened by how much its round trip differs from that
- * one's (at most a tenth), so that a round trip's jitter never adds one. A late answer counts in
- * the window it belongs to when it comes.
+ * How many starts the API took within one window, up to the latest start it took: counted by when
+ * they left, as far as answers tell (a late answer counts in its window when it comes). Shrinking
+ * the window by each round trip's jitter made a batch on loopback, where trips vary most, wait
+ * for starts to leave a window the API never counted them in: 1,000 quotes took twice as long.
  */
 function tookInLatestWindow(log: Start[]): number {
 	let i = log.length - 1;
 	while (i >= 0 && log[i].outcome !== 'accepted') i--;
-	if (i < 0) return 0;
-	const latest = log[i];
-	const trip = latest.endedAt! - latest.at;
 	let taken = 0;
-	for (; i >= 0 && log[i].at > latest.at - WINDOW_MS; i--) {
-		const start = log[i];
-		if (start.outcome !== 'accepted') continue;
-		// Each reached the API about halfway through its round trip, give or take the difference.
-		const jitter = Math.min(WINDOW_MS / 10, Math.abs(start.endedAt! - start.at - trip));
-		if (start.at > latest.at - WINDOW_MS + jitter) taken++;
+	for (const since = (log[i]?.at ?? 0) - WINDOW_MS; i >= 0 && log[i].at > since; i--) {
+		if (log[i].outcome === 'accepted') taken++;
 	}
 	return taken;
 }

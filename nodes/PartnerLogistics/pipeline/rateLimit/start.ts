@@ -8,6 +8,8 @@ export const WINDOW_MS = 1000;
  * fact, never changed: the answer's record replaces it in the API key's log (sentLog.ts).
  */
 export interface Start {
+	/** Starts on the API key before it, plus one. */
+	readonly seq: number;
 	readonly at: number;
 	/** The limit in force when it left (Infinity: none learned yet). */
 	readonly limit: number;
@@ -17,12 +19,6 @@ export interface Start {
 	readonly outcome?: Outcome['kind'];
 	/** X-RateLimit-Limit on its answer. */
 	readonly stated?: number;
-	/** Its answer said only this many more may go (X-RateLimit-Remaining, or a 429's pause)... */
-	readonly remaining?: number;
-	/** ...until this. */
-	readonly resetAt?: number;
-	/** Accepted: how many the API surely took within one window up to the latest it took, then. */
-	readonly taken?: number;
 	/** Its answer taught the first limit; its 429 lowered the limit from `limit` (a return aims
 	 * back at it), or undid climbs. */
 	readonly changed?: 'learned' | 'lowered' | 'undone';
@@ -37,8 +33,12 @@ export type Outcome =
 	/** Ended without an answer about the limit. */
 	| { kind: 'failed' };
 
-/** When the next start may go (Infinity: once a request in flight ends), and whether it probes. */
+/**
+ * When the next start may go (Infinity: once a request in flight ends), whether it probes, and the
+ * first start the API may still count (its `seq`).
+ */
 export interface Slot {
 	readonly at: number;
 	readonly probe?: Start['probe'];
+	readonly countedFrom: number;
 }
