@@ -95,7 +95,7 @@ async function instrument() {
 	}
 }
 
-/** `pipeline/rateLimit/queue.ts` -> `pipeline/rateLimit/`; the request's own room stays files. */
+/** `pipeline/rateLimit/pacer.ts` -> `pipeline/rateLimit/`; the request's own room stays files. */
 function roomOf(file: string): string {
 	const room = /^(pipeline\/(?!request\/)[^/]+\/)/.exec(file)?.[1];
 	return room ?? file;

@@ -130,8 +130,7 @@ describe('a key with a rate limit', () => {
 		expect(out).toHaveLength(60);
 		// At most 5 refused meeting it: those sent beyond what the API was seen to take before the
 		// node heard of the first 429; none at the next window's edge, however late the first
-		// requests reached the API on a busy machine (a start counts as long again as its answer
-		// was later than the quickest).
+		// requests reached the API on a busy machine (they count until a window after their answer).
 		expect(refused(requests)).toBeLessThanOrEqual(5);
 	});
 

@@ -1,4 +1,4 @@
-import type { ApiKeyPacer } from '../pipeline/rateLimit/queue';
+import type { ApiKeyPacer } from '../pipeline/rateLimit/pacer';
 import type { SecretCacheEntry } from '../webhook/secrets';
 import { processMap } from './processMap';
 

@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import { sleep } from 'n8n-workflow';
 
 import { PROCESS_MEMORY } from '../../shared/processMemory';
-import { KeyLimit, type Clock } from './keyLimit';
-import { ApiKeyPacer, RunPacer, type PacerSettings } from './queue';
+import { ApiKeyPacer, RunPacer, type Clock, type PacerSettings } from './pacer';
 
-export type { PacerSettings, RunPacer } from './queue';
+export type { PacerSettings, RunPacer } from './pacer';
 export { rateHeadersOf } from './rateHeaders';
 
 const clock: Clock = { now: () => Date.now(), wait: async (ms) => await sleep(ms) };
@@ -22,9 +21,6 @@ export function runPacer(
 	signal?: AbortSignal,
 ): RunPacer {
 	const id = `${baseUrl} ${createHash('sha256').update(apiKey).digest('base64url')}`;
-	const pacer = PROCESS_MEMORY.apiKeyPacers.use(
-		id,
-		() => new ApiKeyPacer(new KeyLimit(clock), clock),
-	);
+	const pacer = PROCESS_MEMORY.apiKeyPacers.use(id, () => new ApiKeyPacer(clock));
 	return new RunPacer(pacer, settings, clock, signal);
 }

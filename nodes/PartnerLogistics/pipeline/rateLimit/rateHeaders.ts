@@ -1,11 +1,11 @@
 /** What an answer's rate-limit headers say, when it sends them (the spec shows none). */
 export interface RateHeaders {
 	/** X-RateLimit-Limit / RateLimit-Limit. */
-	limit?: number;
+	readonly limit?: number;
 	/** X-RateLimit-Remaining / RateLimit-Remaining: what the API still takes before its reset. */
-	remaining?: number;
+	readonly remaining?: number;
 	/** When it takes more again: X-RateLimit-Reset / RateLimit-Reset, in ms from the answer. */
-	resetMs?: number;
+	readonly resetMs?: number;
 }
 
 /**

@@ -60,7 +60,7 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 	for (;;) {
 		const start = await pacer.nextStart();
 		if (deadlines.cancelled) {
-			if (start) pacer.answered(start, { kind: 'failed' });
+			if (start) pacer.finished(start, { kind: 'failed' });
 			throw cancelled(run);
 		}
 		if (!start) {
@@ -73,7 +73,7 @@ export async function sendRequest(run: Sending, request: ItemRequest): Promise<A
 		const decision =
 			response && response.status < 300 ? undefined : retries.decide(outcomeOf(exchange));
 		const headers = response && rateHeadersOf(response.headers);
-		pacer.answered(
+		pacer.finished(
 			start,
 			!response
 				? { kind: 'failed' }

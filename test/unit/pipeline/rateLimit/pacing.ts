@@ -1,12 +1,9 @@
 import {
-	KeyLimit,
-	type Start,
-} from '../../../../nodes/PartnerLogistics/pipeline/rateLimit/keyLimit';
-import {
 	ApiKeyPacer,
 	RunPacer,
 	type PacerSettings,
-} from '../../../../nodes/PartnerLogistics/pipeline/rateLimit/queue';
+} from '../../../../nodes/PartnerLogistics/pipeline/rateLimit/pacer';
+import type { Start } from '../../../../nodes/PartnerLogistics/pipeline/rateLimit/start';
 import { Retries } from '../../../../nodes/PartnerLogistics/pipeline/request/retry';
 
 /**
@@ -66,16 +63,18 @@ export interface RunResult {
  */
 export class PacedApi {
 	readonly clock = new VirtualClock();
-	readonly key: ApiKeyPacer;
+	readonly apiKey: ApiKeyPacer;
 	/** When the API accepted each request, any sender's. */
 	readonly accepted: number[] = [];
+	/** Each 429 this process's runs met: when its start left, and when the pacer heard of it. */
+	readonly refusals: Array<{ start: Start; heardAt: number }> = [];
 	private readonly window: number[] = [];
 	private seed = 1;
 	/** The clock time the limit schedule counts from. */
 	private origin = 0;
 
 	constructor(private options: ApiOptions) {
-		this.key = new ApiKeyPacer(new KeyLimit(this.clock), this.clock);
+		this.apiKey = new ApiKeyPacer(this.clock);
 	}
 
 	/** Lets `ms` pass with nothing sent (the set-up between two runs). */
@@ -156,12 +155,12 @@ export class PacedApi {
 
 	private async batch({ items, process, ...settings }: Batch) {
 		const { clock } = this;
-		let key = this.key;
+		let apiKey = this.apiKey;
 		if (process !== undefined) {
-			key = this.processes.get(process) ?? new ApiKeyPacer(new KeyLimit(clock), clock);
-			this.processes.set(process, key);
+			apiKey = this.processes.get(process) ?? new ApiKeyPacer(clock);
+			this.processes.set(process, apiKey);
 		}
-		const pacer = new RunPacer(key, { concurrency: 20, maxPerSecond: 0, ...settings }, clock);
+		const pacer = new RunPacer(apiKey, { concurrency: 20, maxPerSecond: 0, ...settings }, clock);
 		const began = clock.now();
 		const { latencyMs } = this.options;
 		const hop = () => clock.wait(latencyMs * (0.9 + 0.2 * this.random()) + this.random());
@@ -179,12 +178,13 @@ export class PacedApi {
 					const { status, retryAfter, ...headers } = this.answer(clock.now());
 					await hop();
 					if (status !== 429) {
-						pacer.answered(start, { kind: 'accepted', headers });
+						pacer.finished(start, { kind: 'accepted', headers });
 						break;
 					}
 					refused++;
+					this.refusals.push({ start, heardAt: clock.now() });
 					const decision = retries.decide({ kind: 'status', status, retryAfter }, clock.now());
-					pacer.answered(start, {
+					pacer.finished(start, {
 						kind: 'throttled',
 						headers,
 						waitMs: decision.retry ? decision.delayMs : undefined,
