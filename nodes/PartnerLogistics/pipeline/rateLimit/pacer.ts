@@ -1,10 +1,7 @@
 import { addStart, learn, nextSlot, NOTHING_LEARNED, type Learned } from './sentLog';
 import type { Outcome, Start } from './start';
 
-export interface Clock {
-	now(): number;
-	wait(ms: number): Promise<void>;
-}
+export type Clock = { now(): number; wait(ms: number): Promise<void> };
 
 export interface PacerSettings {
 	/** Requests in flight at once (the pipeline runs this many items side by side). */
@@ -18,10 +15,7 @@ export interface PacerSettings {
 }
 
 /** A start asked for and not yet given. */
-interface Ticket {
-	run: RunPacer;
-	give(start: Start | undefined): void;
-}
+type Ticket = { run: RunPacer; give(start: Start | undefined): void };
 
 /**
  * The starts of every run on one API key in this n8n process, given out as the key's limit allows

@@ -47,10 +47,7 @@ export function addStart(log: Start[], at: number, limit: number, probe?: Slot['
 	return start;
 }
 
-/**
- * When the next start may go, from what the log shows at `now` and what the answers taught; and the
- * first start the API may still count (its `seq`), where the next call reads on from.
- */
+/** When the next start may go, and the first start still counted (where the next call reads on). */
 export function nextSlot(log: Start[], learned: Learned, countedFrom: number, now: number): Slot {
 	const { limit, mostTaken, shortest, quota } = learned;
 	// A quota is spent once as many started after its answer's start as it said remained.
@@ -87,10 +84,7 @@ function firstIndex(log: Start[], before: (start: Start) => boolean): number {
 const seqIndex = (log: Start[], seq: number) => firstIndex(log, (start) => start.seq < seq);
 const atIndex = (log: Start[], after: number) => firstIndex(log, (start) => start.at <= after);
 
-/**
- * Records what came of `start` at `now`: its record in the log is replaced by one that says it.
- * Returns the limit it teaches, and the most the API was then seen to take in one window.
- */
+/** Records what came of `start` at `now` (its record in the log replaced), and what it teaches. */
 export function learn(
 	log: Start[],
 	{ limit, mostTaken, shortest, quota }: Learned,
@@ -166,12 +160,10 @@ export interface Learned {
 export const NOTHING_LEARNED: Learned = { limit: Infinity, mostTaken: 0, shortest: Infinity };
 
 /**
- * When `start` stops counting: a window after it left, plus however much longer than the `shortest`
- * its round trip took (it may have arrived that much later: a busy event loop, a slow first
- * connection), capped, plus ARRIVAL_MARGIN_MS. A start refused never counts. Once `paced`, a start
- * sent before any limit was known counts until a window after its answer: the first of a key's
- * requests may reach the API far later than the shortest trip shows, and the window after the
- * first 429 meets them.
+ * When `start` stops counting: a window after it left, plus however much longer than the shortest
+ * its trip took (it may have arrived that much later: a busy event loop, a cold connection),
+ * capped, plus the margin. One refused never counts. Once `paced`, one sent before any limit was
+ * known counts its whole trip: the first requests may arrive far later than the shortest shows.
  */
 function leavesAt(start: Start, now: number, shortest: number, paced = false): number {
 	if (start.outcome === 'throttled') return -Infinity;
@@ -181,10 +173,7 @@ function leavesAt(start: Start, now: number, shortest: number, paced = false): n
 	return start.at + WINDOW_MS + late + ARRIVAL_MARGIN_MS;
 }
 
-/**
- * The starts from `first` on that the API may still count at `now`: how many, and when fewer than
- * `allowed` are. None before `first` does.
- */
+/** The starts from `first` on the API may still count at `now`; when fewer than `allowed` do. */
 function inWindow(log: Start[], first: number, now: number, shortest: number, paced: boolean) {
 	// Starts are logged in the order they left, each leaving the window WINDOW_MS to WINDOW_MS +
 	// MAX_LATE_MS after it (plus the margin): the later ones need no reckoning.
@@ -206,7 +195,8 @@ function inWindow(log: Start[], first: number, now: number, shortest: number, pa
 				if (least.length > rank && surely(log[i]) >= least[rank]) break;
 				const at = leaves(log[i]);
 				if (at <= now || (least.length > rank && at >= least[rank])) continue;
-				least.splice(sortedIndex(least, at), 0, at);
+				const later = least.findIndex((other) => other > at);
+				least.splice(later < 0 ? least.length : later, 0, at);
 				if (least.length > rank + 1) least.pop();
 			}
 			return least[rank];
@@ -214,17 +204,10 @@ function inWindow(log: Start[], first: number, now: number, shortest: number, pa
 	};
 }
 
-function sortedIndex(sorted: number[], value: number): number {
-	let i = sorted.length;
-	while (i > 0 && sorted[i - 1] > value) i--;
-	return i;
-}
-
 /**
- * How many starts the API took within one window, up to the latest start it took: counted by when
- * they left, as far as answers tell (a late answer counts in its window when it comes). Shrinking
- * the window by each round trip's jitter made a batch on loopback, where trips vary most, wait
- * for starts to leave a window the API never counted them in: 1,000 quotes took twice as long.
+ * How many starts the API took within one window, up to the latest start it took, by when they left
+ * as far as answers tell. Shrinking the window by each trip's jitter undercounted: in the pacing
+ * model with trips varying ±70 %, later unlimited runs 20 ms away took 4.2 s against 3.4 s.
  */
 function tookInLatestWindow(log: Start[]): number {
 	let i = log.length - 1;

@@ -33,10 +33,8 @@ export type Outcome =
 	/** Ended without an answer about the limit. */
 	| { kind: 'failed' };
 
-/**
- * When the next start may go (Infinity: once a request in flight ends), whether it probes, and the
- * first start the API may still count (its `seq`).
- */
+/** When the next start may go (Infinity: once one in flight ends), whether it probes, and the
+ * first start the API may still count (its `seq`). */
 export interface Slot {
 	readonly at: number;
 	readonly probe?: Start['probe'];
