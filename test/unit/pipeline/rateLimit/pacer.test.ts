@@ -442,6 +442,102 @@ test('an answer saying nothing remains (X-RateLimit-Remaining: 0) teaches the li
 	expect(apiKey.rate).toBe(10);
 });
 
+test('a quota is spent by the starts after the answer that said it, not by those before', async () => {
+	const { pacer } = apiKeyAndRun();
+	const [first, second, third] = [
+		(await pacer.nextStart())!,
+		(await pacer.nextStart())!,
+		(await pacer.nextStart())!,
+	];
+	pacer.finished(second, { kind: 'accepted', headers: { remaining: 2, resetMs: 700 } });
+	pacer.finished(first, { kind: 'accepted' });
+	pacer.finished(third, { kind: 'accepted' });
+	// One (the third) started after the answer's own: one more may go, then the reset.
+	expect([(await pacer.nextStart())!.at, (await pacer.nextStart())!.at]).toEqual([0, 700]);
+});
+
+test('a quota spent holds the starts of every run on the API key, and lets them all go at its reset', async () => {
+	const { run } = apiKeyAndRun();
+	const [one, two] = [run(), run()];
+	one.finished((await one.nextStart())!, {
+		kind: 'accepted',
+		headers: { remaining: 1, resetMs: 500 },
+	});
+	expect((await two.nextStart())!.at).toBe(0);
+	expect((await one.nextStart())!.at).toBe(500);
+	expect((await two.nextStart())!.at).toBe(500);
+});
+
+test('a request that ends without an answer teaches no limit, and holds no place once ended', async () => {
+	const { clock, apiKey, pacer } = apiKeyAndRun();
+	const start = (await pacer.nextStart())!;
+	expect(apiKey.idle).toBe(false); // in flight
+	clock.time += 30_000; // a timeout
+	pacer.finished(start, { kind: 'failed' });
+	expect(apiKey.rate).toBe(Infinity);
+	expect(apiKey.idle).toBe(true);
+	expect((await pacer.nextStart())!.at).toBe(30_000);
+});
+
+test('idle (the owner may forget the API key) only while no run waits and nothing is in flight', async () => {
+	const clock = heldClock();
+	const apiKey = new ApiKeyPacer(clock);
+	const controller = new AbortController();
+	const settings = { concurrency: 100, maxPerSecond: 0 };
+	const pacer = new RunPacer(apiKey, settings, clock, controller.signal);
+	pacer.finished((await pacer.nextStart())!, { kind: 'throttled', waitMs: 60_000 });
+	expect(apiKey.idle).toBe(true);
+	void pacer.nextStart(); // waits for the pause to end
+	await settle();
+	expect(apiKey.idle).toBe(false);
+	controller.abort();
+	await settle();
+	expect(apiKey.idle).toBe(true);
+});
+
+test('before a limit is known, starts that left the window free their places, however long the API key has sent', async () => {
+	const { clock, pacer } = apiKeyAndRun();
+	const late: number[] = [];
+	for (let i = 0; i < 2000; i++) {
+		clock.time = i * 10; // 100 a second for 20 s, each answered at once
+		const start = (await pacer.nextStart())!;
+		if (start.at !== i * 10) late.push(i);
+		pacer.finished(start, { kind: 'accepted' });
+	}
+	expect(late).toEqual([]);
+});
+
+test('a limit the API stated long ago, many starts back, still holds: no climb past it', async () => {
+	const { clock, apiKey, pacer } = apiKeyAndRun();
+	for (let i = 0; i < 10; i++) pacer.finished((await pacer.nextStart())!, { kind: 'accepted' });
+	pacer.finished((await pacer.nextStart())!, { kind: 'throttled', headers: { limit: 10 } });
+	expect(apiKey.rate).toBe(10);
+	clock.time += 60_000;
+	const starts: Start[] = [];
+	for (let i = 0; i < 1200; i++) {
+		const start = (await pacer.nextStart())!; // two minutes at the limit, far past the 400 kept
+		starts.push(start);
+		pacer.finished(start, { kind: 'accepted' });
+	}
+	expect(starts.filter((start) => start.probe)).toEqual([]);
+	expect(apiKey.rate).toBe(10);
+});
+
+test("a cancelled run's place goes to the next run on the API key at once", async () => {
+	const clock = heldClock();
+	const apiKey = new ApiKeyPacer(clock);
+	const controller = new AbortController();
+	const settings = { concurrency: 100, maxPerSecond: 0 };
+	const cancelled = new RunPacer(apiKey, settings, clock, controller.signal);
+	apiKey.finished((await cancelled.nextStart())!, { kind: 'throttled', waitMs: 1000 });
+	const waiting = cancelled.nextStart();
+	controller.abort();
+	expect(await waiting).toBeUndefined();
+	clock.time = 1000;
+	const next = new RunPacer(apiKey, settings, clock);
+	expect((await startsNow(next, 1)).map((start) => start.at)).toEqual([1000]);
+});
+
 test('rate headers: X-RateLimit-* or the IETF draft RateLimit-*, a reset in seconds or as an epoch second', () => {
 	const now = 1_700_000_000_000;
 	expect(
