@@ -38,6 +38,15 @@ function apiKeyAndRun(settings: Partial<PacerSettings> = {}, clock = fakeClock()
 	return { clock, apiKey, pacer: run(), run };
 }
 
+/** An API key nothing was learned of yet, and a run on it that `controller.abort()` cancels. */
+function cancellableRun(clock: Clock & { time: number } = heldClock()) {
+	const apiKey = new ApiKeyPacer(clock);
+	const controller = new AbortController();
+	const settings = { concurrency: 100, maxPerSecond: 0 };
+	const pacer = new RunPacer(apiKey, settings, clock, controller.signal);
+	return { clock, apiKey, controller, settings, pacer };
+}
+
 /** Starts `count` requests one after another, each answered at once (accepted). */
 async function startMany(pacer: RunPacer, count: number) {
 	const starts: number[] = [];
@@ -480,11 +489,7 @@ test('a request that ends without an answer teaches no limit, and holds no place
 });
 
 test('idle (the owner may forget the API key) only while no run waits and nothing is in flight', async () => {
-	const clock = heldClock();
-	const apiKey = new ApiKeyPacer(clock);
-	const controller = new AbortController();
-	const settings = { concurrency: 100, maxPerSecond: 0 };
-	const pacer = new RunPacer(apiKey, settings, clock, controller.signal);
+	const { apiKey, controller, pacer } = cancellableRun();
 	pacer.finished((await pacer.nextStart())!, { kind: 'throttled', waitMs: 60_000 });
 	expect(apiKey.idle).toBe(true);
 	void pacer.nextStart(); // waits for the pause to end
@@ -524,11 +529,7 @@ test('a limit the API stated long ago, many starts back, still holds: no climb p
 });
 
 test("a cancelled run's place goes to the next run on the API key at once", async () => {
-	const clock = heldClock();
-	const apiKey = new ApiKeyPacer(clock);
-	const controller = new AbortController();
-	const settings = { concurrency: 100, maxPerSecond: 0 };
-	const cancelled = new RunPacer(apiKey, settings, clock, controller.signal);
+	const { clock, apiKey, controller, settings, pacer: cancelled } = cancellableRun();
 	apiKey.finished((await cancelled.nextStart())!, { kind: 'throttled', waitMs: 1000 });
 	const waiting = cancelled.nextStart();
 	controller.abort();
@@ -615,15 +616,7 @@ describe('one API key, several runs at once', () => {
 	});
 
 	test('withdrawn when its execution is cancelled: the wait ends with no start', async () => {
-		const clock = fakeClock();
-		const apiKey = new ApiKeyPacer(clock);
-		const controller = new AbortController();
-		const pacer = new RunPacer(
-			apiKey,
-			{ concurrency: 100, maxPerSecond: 0 },
-			clock,
-			controller.signal,
-		);
+		const { apiKey, controller, pacer } = cancellableRun(fakeClock());
 		apiKey.finished((await pacer.nextStart())!, { kind: 'throttled', waitMs: 60_000 });
 		const waiting = pacer.nextStart();
 		controller.abort();
