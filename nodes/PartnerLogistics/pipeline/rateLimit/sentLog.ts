@@ -5,7 +5,7 @@ import { WINDOW_MS, type Outcome, type Slot, type Start } from './start';
 // said, and which 429 changed the limit. Each decision is read from these facts and what the
 // answers taught (`Learned`), reading only the starts a window may still count: a busy n8n
 // reading every start kept (two thousand at a thousand a second) for each start made 1,000 quotes
-// on loopback take twice as long (docs/benchmarks.md, "The six-field pacer").
+// on loopback take twice as long (docs/benchmarks.md, "the six-field pacer, on main").
 
 /**
  * Starts kept at least (at 50/s eight seconds: a climb's backoff and more); beyond these, only the
@@ -179,8 +179,14 @@ function inWindow(log: Start[], first: number, now: number, shortest: number, pa
 	// MAX_LATE_MS after it (plus the margin): the later ones need no reckoning.
 	const surely = (start: Start) => start.at + WINDOW_MS + ARRIVAL_MARGIN_MS;
 	const leaves = (start: Start) => leavesAt(start, now, shortest, paced);
-	let count = 0;
-	for (let i = first; i < log.length; i++) {
+	// Before a limit is known, those that left within a window are counted by where they begin, not
+	// read one by one (a thousand at loopback pace): one refused among them holds its place a little
+	// long, and that is rare (a 429 teaches a limit, or pauses for a window or more).
+	const end = paced
+		? log.length
+		: Math.max(first, atIndex(log, now - WINDOW_MS - ARRIVAL_MARGIN_MS));
+	let count = log.length - end;
+	for (let i = first; i < end; i++) {
 		const start = log[i];
 		if (surely(start) > now ? start.outcome !== 'throttled' : leaves(start) > now) count++;
 	}
