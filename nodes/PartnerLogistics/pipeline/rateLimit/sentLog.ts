@@ -99,10 +99,10 @@ export function learn(
 		if (index >= 0) log[index] = sent;
 	};
 	record({ endedAt: now, outcome: outcome.kind });
-	let taken = 0;
+	let mostTakenNow = mostTaken;
 	const teach = (taught: number): Learned => ({
 		limit: taught,
-		mostTaken: Math.max(mostTaken, taken),
+		mostTaken: mostTakenNow,
 		shortest: outcome.kind === 'failed' ? shortest : Math.min(shortest, now - start.at),
 		quota,
 	});
@@ -122,7 +122,7 @@ export function learn(
 		return teach(said() ?? Math.max(1, accepted().length));
 	};
 	if (outcome.kind === 'accepted') {
-		taken = tookInLatestWindow(log);
+		mostTakenNow = mostTakenWith(log, mostTaken);
 		// Saying nothing remains, it tells the limit without a 429.
 		if (limit === Infinity) return remaining === 0 ? learned() : teach(limit);
 		if (start.probe === 'climb') return teach(limit + 1);
@@ -211,16 +211,17 @@ function inWindow(log: Start[], first: number, now: number, shortest: number, pa
 }
 
 /**
- * How many starts the API took within one window, up to the latest start it took, by when they left
- * as far as answers tell. Shrinking the window by each trip's jitter undercounted: in the pacing
- * model with trips varying ±70 %, later unlimited runs 20 ms away took 4.2 s against 3.4 s.
+ * `mostTaken`, or the starts the API took in one window up to the latest it took, when more (not
+ * shrunk by each trip's jitter: in the model, trips varying ±70 %, that undercount made later
+ * unlimited runs 20 ms away take 4.2 s against 3.4 s).
  */
-function tookInLatestWindow(log: Start[]): number {
+function mostTakenWith(log: Start[], mostTaken: number): number {
 	let i = log.length - 1;
 	while (i >= 0 && log[i].outcome !== 'accepted') i--;
+	const since = (log[i]?.at ?? 0) - WINDOW_MS;
+	// No more were taken than started in that window: when those are not more, none is read.
+	if (i + 1 - atIndex(log, since) <= mostTaken) return mostTaken;
 	let taken = 0;
-	for (const since = (log[i]?.at ?? 0) - WINDOW_MS; i >= 0 && log[i].at > since; i--) {
-		if (log[i].outcome === 'accepted') taken++;
-	}
-	return taken;
+	for (; i >= 0 && log[i].at > since; i--) if (log[i].outcome === 'accepted') taken++;
+	return Math.max(mostTaken, taken);
 }
